@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify'
+import type { ServerKeyIdentity } from '../../domain/server-keys/server-keys.service.js'
+import { ServerKeyError } from '../../domain/server-keys/server-keys.service.js'
+import { authTicketRoute } from './auth-ticket.route.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on server API routes: the organization whose Server-Key signed the request. */
+    serverKey: ServerKeyIdentity
+  }
+}
+
+/**
+ * The server-to-server API (spec §4.1). Every route needs a valid Server-Key, checked in
+ * onRequest: before the body is read, so a request without a valid key gets 40001 whatever it sent.
+ */
+export async function serverAPI(app: FastifyInstance): Promise<void> {
+  app.decorateRequest('serverKey', null as unknown as ServerKeyIdentity)
+  app.addHook('onRequest', async (request) => {
+    try {
+      request.serverKey = await app.services.serverKeys.authenticate(
+        request.headers['server-key'] as string | undefined,
+      )
+    } catch (error) {
+      if (error instanceof ServerKeyError) request.log.info({ reason: error.reason }, 'Server-Key rejected')
+      throw error
+    }
+  })
+  authTicketRoute(app)
+}

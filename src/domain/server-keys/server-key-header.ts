@@ -1,0 +1,19 @@
+// The Server-Key header (spec §5.1): base64("<SERVER_KEY_ID>:<SERVER_KEY_SECRET>").
+
+export function encodeServerKey(serverKeyID: string, secret: string): string {
+  return Buffer.from(`${serverKeyID}:${secret}`, 'utf8').toString('base64')
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/
+
+/** The id and secret in a header value, or undefined when it is not of that form. */
+export function decodeServerKey(
+  header: string | undefined,
+): { serverKeyID: string; secret: string } | undefined {
+  if (!header || !BASE64.test(header)) return undefined
+  const decoded = Buffer.from(header, 'base64').toString('utf8')
+  // Split at the first colon: ids never contain one, secrets never do either.
+  const colon = decoded.indexOf(':')
+  if (colon <= 0 || colon === decoded.length - 1) return undefined
+  return { serverKeyID: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
+}

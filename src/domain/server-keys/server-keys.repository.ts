@@ -1,0 +1,26 @@
+import type { Kysely } from 'kysely'
+import type { Schema, ServerKeysTable } from '../../storage/schema.js'
+
+export const insertServerKey = (db: Kysely<Schema>, row: ServerKeysTable) =>
+  db.insertInto('server_keys').values(row).execute()
+
+export const findServerKey = (db: Kysely<Schema>, id: string) =>
+  db.selectFrom('server_keys').selectAll().where('id', '=', id).executeTakeFirst()
+
+export const listServerKeys = (db: Kysely<Schema>, organizationID: string) =>
+  db
+    .selectFrom('server_keys')
+    .selectAll()
+    .where('organization_id', '=', organizationID)
+    .orderBy('id')
+    .execute()
+
+/** Marks the key revoked (keeping the first revocation time); false when there is no such key. */
+export async function revokeServerKey(db: Kysely<Schema>, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('server_keys')
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)) }))
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}

@@ -1,0 +1,136 @@
+import { AppError } from '../../errors/app-error.js'
+import type { Clock } from '../../lib/clock.js'
+import { newID } from '../../lib/ids.js'
+import { hashesEqual, hashSecret, randomToken } from '../../lib/secrets.js'
+import type { Database } from '../../storage/database.js'
+import type { ServerKeysTable } from '../../storage/schema.js'
+import type { OrganizationsService } from '../organizations/organizations.service.js'
+import { decodeServerKey, encodeServerKey } from './server-key-header.js'
+import { findServerKey, insertServerKey, listServerKeys, revokeServerKey } from './server-keys.repository.js'
+
+export interface CreatedServerKey {
+  serverKeyID: string
+  /** Shown here only; Parley keeps its hash. */
+  serverKeySecret: string
+  /** The ready `Server-Key` header value. */
+  serverKey: string
+  organizationID: string
+  created: number
+}
+
+export interface ServerKeyInfo {
+  serverKeyID: string
+  organizationID: string
+  created: number
+  revoked: boolean
+  revokedTime: number | null
+}
+
+/** Who a valid Server-Key header speaks for. */
+export interface ServerKeyIdentity {
+  serverKeyID: string
+  organizationID: string
+}
+
+/**
+ * How long a key looked up from storage is trusted before it is read again. Revocation (by any
+ * process) takes effect within this time plus one query; the design promises one second.
+ */
+export const KEY_CACHE_MS = 500
+const KEY_CACHE_SIZE = 10_000
+
+const SERVER_KEY_HEADER_ERROR = 'Request headers are required (Server-Key)'
+// Compared against when the key id is unknown, so both paths do the same work.
+const UNKNOWN_KEY_HASH = hashSecret('no such key')
+
+interface CachedKey {
+  fetchedAt: number
+  row: Promise<ServerKeysTable | undefined>
+}
+
+export class ServerKeysService {
+  private readonly cache = new Map<string, CachedKey>()
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly organizations: OrganizationsService,
+  ) {}
+
+  async create(organizationID: string): Promise<CreatedServerKey> {
+    await this.organizations.get(organizationID)
+    const serverKeyID = newID()
+    const serverKeySecret = randomToken(32)
+    const created = this.clock.now()
+    await insertServerKey(this.database.db, {
+      id: serverKeyID,
+      organization_id: organizationID,
+      secret_hash: hashSecret(serverKeySecret),
+      created,
+      revoked_at: null,
+    })
+    return {
+      serverKeyID,
+      serverKeySecret,
+      serverKey: encodeServerKey(serverKeyID, serverKeySecret),
+      organizationID,
+      created,
+    }
+  }
+
+  async list(organizationID: string): Promise<ServerKeyInfo[]> {
+    await this.organizations.get(organizationID)
+    const rows = await listServerKeys(this.database.db, organizationID)
+    return rows.map((row) => ({
+      serverKeyID: row.id,
+      organizationID: row.organization_id,
+      created: row.created,
+      revoked: row.revoked_at !== null,
+      revokedTime: row.revoked_at,
+    }))
+  }
+
+  async revoke(serverKeyID: string): Promise<void> {
+    const revoked = await revokeServerKey(this.database.db, serverKeyID, this.clock.now())
+    if (!revoked) throw new AppError('notFound', `Server key ${serverKeyID} not found`)
+    this.cache.delete(serverKeyID)
+  }
+
+  /**
+   * Checks a Server-Key header value. Every kind of failure is one error (spec §5.1); the reason
+   * is returned to the caller for the log only.
+   */
+  async authenticate(header: string | undefined): Promise<ServerKeyIdentity> {
+    const decoded = decodeServerKey(header)
+    if (!decoded) throw new ServerKeyError(header ? 'malformed' : 'missing')
+    const row = await this.lookup(decoded.serverKeyID)
+    const matches = hashesEqual(hashSecret(decoded.secret), row?.secret_hash ?? UNKNOWN_KEY_HASH)
+    if (!row) throw new ServerKeyError('unknown key id')
+    if (!matches) throw new ServerKeyError('wrong secret')
+    if (row.revoked_at !== null) throw new ServerKeyError('revoked')
+    return { serverKeyID: row.id, organizationID: row.organization_id }
+  }
+
+  /** The key's row, from a short-lived cache shared by concurrent requests. */
+  private lookup(serverKeyID: string): Promise<ServerKeysTable | undefined> {
+    const now = this.clock.now()
+    const cached = this.cache.get(serverKeyID)
+    if (cached && now - cached.fetchedAt < KEY_CACHE_MS) return cached.row
+    const row = findServerKey(this.database.db, serverKeyID)
+    this.cache.delete(serverKeyID)
+    if (this.cache.size >= KEY_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string)
+    this.cache.set(serverKeyID, { fetchedAt: now, row })
+    // A failed lookup is not remembered.
+    row.catch(() => {
+      if (this.cache.get(serverKeyID)?.row === row) this.cache.delete(serverKeyID)
+    })
+    return row
+  }
+}
+
+/** The one Server-Key failure; `reason` is for the log, never for the client. */
+export class ServerKeyError extends AppError {
+  constructor(readonly reason: string) {
+    super('invalidHeader', SERVER_KEY_HEADER_ERROR)
+  }
+}

@@ -1,0 +1,52 @@
+import type { Clock } from '../../lib/clock.js'
+import { newID } from '../../lib/ids.js'
+import { hashSecret, randomToken } from '../../lib/secrets.js'
+import type { Database } from '../../storage/database.js'
+import type { UserProfile } from '../users/user.js'
+import { upsertUserWithTicket } from './tickets.repository.js'
+
+/** A ticket is valid for one hour (spec §4.1) and can be exchanged once. */
+export const TICKET_LIFETIME_MS = 60 * 60 * 1000
+
+/** The device a ticket was requested for; it becomes the session's device on exchange. */
+export interface Device {
+  ipAddress: string
+  userAgent: string
+  platform: string
+  deviceID: string
+}
+
+export interface IssuedTicket {
+  userID: string
+  ticket: string
+  expiresAt: number
+}
+
+export class TicketsService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Saves the user identified by (organization, xcUserID) and issues a ticket for them. */
+  async issue(organizationID: string, profile: UserProfile, device: Device): Promise<IssuedTicket> {
+    const now = this.clock.now()
+    const ticket = randomToken(32)
+    const expiresAt = now + TICKET_LIFETIME_MS
+    const userID = await upsertUserWithTicket(
+      this.database,
+      { id: newID(), organizationID, profile, now },
+      {
+        hash: hashSecret(ticket),
+        organization_id: organizationID,
+        ip_address: device.ipAddress,
+        user_agent: device.userAgent,
+        platform: device.platform,
+        device_id: device.deviceID,
+        created: now,
+        expires_at: expiresAt,
+      },
+    )
+    return { userID, ticket, expiresAt }
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The few kinds of failure Parley reports. Domain code throws AppErrors; one mapper per surface
+ * (the JSON envelope, the chatbot webhook's plain text) turns them into responses.
+ */
+export type ErrorKind =
+  | 'invalidHeader' // 400 40001
+  | 'invalidParam' // 400 40002
+  | 'missingAuthorization' // 401 40101
+  | 'malformedAuthorization' // 401 40102
+  | 'invalidToken' // 401 40103
+  | 'expiredToken' // 401 40104
+  | 'forbidden' // 403 40301
+  | 'notFound' // 404 40401
+  | 'noSuchEndpoint' // 404 40400
+  | 'methodNotAllowed' // 405 40500
+  | 'conflict' // 409 40901
+  | 'bodyTooLarge' // 413 41300
+  | 'unsupportedMediaType' // 415 41500
+  | 'rateLimited' // 429 42900
+  | 'internal' // 500 50000
+  | 'unavailable' // 503 50300 (readiness: a dependency is down)
+
+export class AppError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    /** The offending parameter: its code where the endpoint defines codes, else its name. */
+    readonly field = '',
+  ) {
+    super(message)
+    this.name = 'AppError'
+  }
+}
+
+export const isAppError = (error: unknown): error is AppError => error instanceof AppError
+
+/** `Param '<name>' ...`: the spec's message form for a parameter at fault. */
+export const paramError = (name: string, problem: string, field: string = name) =>
+  new AppError('invalidParam', `Param '${name}' ${problem}`, field)
+
+export const BODY_NOT_OBJECT = 'Request body must be a JSON object'
+export const INTERNAL_MESSAGE = 'internal server error'

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { AppError, BODY_NOT_OBJECT } from '../errors/app-error.js'
+
+export const BODY_LIMIT = 1024 * 1024
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Parse the body as JSON whatever its Content-Type (chatbots send text/plain too). */
+    anyContentType?: boolean
+  }
+}
+
+/**
+ * Body rules of every JSON endpoint (DESIGN §2): an empty body is `{}` with or without a JSON
+ * content type; a non-empty body must be JSON (415 otherwise) holding an object (40002 otherwise).
+ */
+export function useJSONBodies(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers()
+  for (const json of ['application/json', /^application\/[\w.+-]+\+json$/]) {
+    app.addContentTypeParser(json, { parseAs: 'string' }, async (_: FastifyRequest, body: string) =>
+      parseObject(body),
+    )
+  }
+  app.addContentTypeParser('*', { parseAs: 'string' }, async (request: FastifyRequest, text: string) => {
+    if (text.trim() === '' || request.routeOptions.config.anyContentType) return parseObject(text)
+    throw new AppError('unsupportedMediaType', 'Content-Type must be application/json')
+  })
+  // A bodiless POST never reaches a parser.
+  app.addHook('preValidation', async (request) => {
+    request.body ??= {}
+  })
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new AppError('invalidParam', BODY_NOT_OBJECT)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new AppError('invalidParam', BODY_NOT_OBJECT)
+  }
+  return value as Record<string, unknown>
+}

@@ -1,0 +1,21 @@
+import cors from '@fastify/cors'
+import type { FastifyInstance } from 'fastify'
+
+/** Endpoints browser clients call from other origins (DESIGN §2); the rest are same-origin only. */
+const CLIENT_FACING = ['/v1/auth/', '/v1/client/', '/v1/chat/', '/api/visitor/v1/client/', '/connect']
+
+export const isClientFacing = (url: string): boolean => CLIENT_FACING.some((prefix) => url.startsWith(prefix))
+
+export async function useCORS(app: FastifyInstance, origins: true | string[]): Promise<void> {
+  await app.register(cors, {
+    delegator: (request, callback) => {
+      if (!isClientFacing(request.url ?? '')) return callback(null, { origin: false })
+      callback(null, {
+        origin: origins,
+        methods: ['GET', 'POST'],
+        allowedHeaders: ['Authorization', 'Content-Type'],
+        maxAge: 600,
+      })
+    },
+  })
+}

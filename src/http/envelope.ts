@@ -1,0 +1,38 @@
+import type { AppError, ErrorKind } from '../errors/app-error.js'
+
+/** The spec's response envelope (§2.3), used by every JSON endpoint. */
+interface Envelope<Status extends number, T> {
+  status: Status
+  error: { code: string; message: string; field: string }
+  data: T
+}
+export type Success<T> = Envelope<200, T>
+export type Failure = Envelope<number, Record<string, never>>
+
+const STATUS: Record<ErrorKind, [status: number, code: string]> = {
+  invalidHeader: [400, '40001'],
+  invalidParam: [400, '40002'],
+  missingAuthorization: [401, '40101'],
+  malformedAuthorization: [401, '40102'],
+  invalidToken: [401, '40103'],
+  expiredToken: [401, '40104'],
+  forbidden: [403, '40301'],
+  notFound: [404, '40401'],
+  noSuchEndpoint: [404, '40400'],
+  methodNotAllowed: [405, '40500'],
+  conflict: [409, '40901'],
+  bodyTooLarge: [413, '41300'],
+  unsupportedMediaType: [415, '41500'],
+  rateLimited: [429, '42900'],
+  internal: [500, '50000'],
+  unavailable: [503, '50300'],
+}
+
+export function success<T>(data: T): Success<T> {
+  return { status: 200, error: { code: '', message: '', field: '' }, data }
+}
+
+export function failure(error: AppError): Failure {
+  const [status, code] = STATUS[error.kind]
+  return { status, error: { code, message: error.message, field: error.field }, data: {} }
+}

@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { Config } from '../config/config.js'
+import { migrations } from './migrations/index.js'
+import type { Schema } from './schema.js'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+/** The one handle to storage: a Kysely instance over SQLite or PostgreSQL, and which it is. */
+export interface Database {
+  db: Kysely<Schema>
+  dialect: Dialect
+  close(): Promise<void>
+}
+
+const INT8_OID = 20
+
+export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): Database {
+  if (config.databaseURL) {
+    const pool = new pg.Pool({
+      connectionString: config.databaseURL,
+      max: 10,
+      // Times are epoch ms in bigint columns: well inside Number's exact range.
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    })
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {})
+    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
+    return { db, dialect: 'postgres', close: () => db.destroy() }
+  }
+  mkdirSync(config.dataDir, { recursive: true })
+  const sqlite = new SQLite(join(config.dataDir, 'parley.db'))
+  sqlite.pragma('journal_mode = WAL')
+  // The CLI and the server share the file: wait for the other's write lock instead of failing.
+  sqlite.pragma('busy_timeout = 5000')
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.pragma('foreign_keys = ON')
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) })
+  return { db, dialect: 'sqlite', close: () => db.destroy() }
+}
+
+/** Applies every pending migration; safe to call from several processes at once. */
+export async function migrate(database: Database): Promise<void> {
+  const migrator = new Migrator({
+    db: database.db,
+    provider: { getMigrations: async () => migrations },
+  })
+  const { error } = await migrator.migrateToLatest()
+  if (error) throw error
+}

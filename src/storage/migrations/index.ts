@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely'
+import * as foundation from './0001_foundation.js'
+
+// Append-only: a migration that has landed is never edited; a change is a new file here.
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': foundation,
+}

@@ -1,0 +1,58 @@
+import type { Generated } from 'kysely'
+
+// Table shapes as Kysely sees them. Columns are snake_case; times are epoch milliseconds.
+// Each table is written only by the domain module that owns it.
+
+export interface OrganizationsTable {
+  id: string
+  name: string
+  created: number
+  updated: number
+}
+
+export interface ServerKeysTable {
+  id: string
+  organization_id: string
+  /** hashSecret(secret); the secret itself is shown once, at creation. */
+  secret_hash: string
+  created: number
+  revoked_at: number | null
+}
+
+export interface UsersTable {
+  id: string
+  organization_id: string
+  xc_user_id: string
+  full_name: string
+  // Optional profile fields: '' when not set.
+  email: Generated<string>
+  phone: Generated<string>
+  username: Generated<string>
+  photo_thumbnail_url: Generated<string>
+  photo_fullsize_url: Generated<string>
+  user_role_code: Generated<string>
+  created: number
+  updated: number
+}
+
+export interface TicketsTable {
+  /** hashSecret(ticket); the ticket itself is only ever in the response that issued it. */
+  hash: string
+  user_id: string
+  organization_id: string
+  // The device of the request, which becomes the session's device when the ticket is exchanged.
+  ip_address: string
+  user_agent: string
+  platform: string
+  device_id: string
+  created: number
+  expires_at: number
+  used_at: number | null
+}
+
+export interface Schema {
+  organizations: OrganizationsTable
+  server_keys: ServerKeysTable
+  users: UsersTable
+  tickets: TicketsTable
+}
