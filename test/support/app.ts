@@ -1,0 +1,88 @@
+import { Writable } from 'node:stream'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll } from 'vitest'
+import { buildApp } from '../../src/app.js'
+import { loadConfig } from '../../src/config/config.js'
+import { ManualClock } from '../../src/lib/clock.js'
+import { createTestDatabase, type DialectName, type TestDatabase } from './databases.js'
+
+/** A running Parley on a loopback port, on a fresh database, with its log lines captured. */
+export interface TestServer {
+  url: string
+  app: FastifyInstance
+  clock: ManualClock
+  testDatabase: TestDatabase
+  /** Every log line written so far, raw. */
+  logs: string[]
+  post(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>
+}
+
+export interface Reply {
+  status: number
+  headers: Headers
+  text: string
+  // biome-ignore lint/suspicious/noExplicitAny: test replies are asserted field by field
+  json: any
+}
+
+export async function startServer(dialect: DialectName, env: Record<string, string> = {}): Promise<TestServer> {
+  const testDatabase = await createTestDatabase(dialect)
+  const clock = new ManualClock(Date.now())
+  const logs: string[] = []
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk))
+      done()
+    },
+  })
+  const config = loadConfig({ ...testDatabase.env, LOG_LEVEL: 'debug', ...env })
+  const app = await buildApp({
+    config,
+    database: testDatabase.database,
+    masterKey: testDatabase.masterKey,
+    clock,
+    logStream,
+  })
+  const url = await app.listen({ host: '127.0.0.1', port: 0 })
+  const post = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const init: RequestInit = { method: 'POST', headers: { ...headers } }
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body)
+      if (typeof body !== 'string') (init.headers as Record<string, string>)['content-type'] = 'application/json'
+    }
+    return send(`${url}${path}`, init)
+  }
+  return { url, app, clock, testDatabase, logs, post }
+}
+
+export async function send(url: string, init: RequestInit): Promise<Reply> {
+  const response = await fetch(url, init)
+  const text = await response.text()
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  return { status: response.status, headers: response.headers, text, json }
+}
+
+export async function stopServer(server: TestServer): Promise<void> {
+  await server.app.close()
+  await server.testDatabase.drop()
+}
+
+/** A server for the enclosing describe block. */
+export function useServer(dialect: DialectName, env: Record<string, string> = {}): () => TestServer {
+  let server: TestServer | undefined
+  beforeAll(async () => {
+    server = await startServer(dialect, env)
+  })
+  afterAll(async () => {
+    if (server) await stopServer(server)
+  })
+  return () => {
+    if (!server) throw new Error('server not started')
+    return server
+  }
+}

@@ -1,0 +1,20 @@
+import type { Services } from '../../src/services.js'
+
+/** A request body that passes every rule of spec §2.1; `overrides` replace or add fields. */
+export function validTicketRequest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    userIPAddress: '203.0.113.7',
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
+    userPlatform: 'web',
+    userDeviceID: 'device-1',
+    xcUserID: 'user-1',
+    fullName: 'Ada Lovelace',
+    ...overrides,
+  }
+}
+
+export async function createOrganizationWithKey(services: Services, name = 'Acme') {
+  const organization = await services.organizations.create(name)
+  const key = await services.serverKeys.create(organization.organizationID)
+  return { organizationID: organization.organizationID, ...key }
+}
