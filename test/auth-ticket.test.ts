@@ -72,7 +72,11 @@ describeEachDatabase('POST /v1/server/auth_ticket/request', (dialect) => {
 
       test(`${name} (${code}) of another JSON type must be a string`, async () => {
         for (const value of [42, true, {}, ['web']]) {
-          await expectParamError(validTicketRequest({ [name]: value }), code, `Param '${name}' must be a string`)
+          await expectParamError(
+            validTicketRequest({ [name]: value }),
+            code,
+            `Param '${name}' must be a string`,
+          )
         }
       })
     }
@@ -117,9 +121,17 @@ describeEachDatabase('POST /v1/server/auth_ticket/request', (dialect) => {
         expect((await request(validTicketRequest({ userIPAddress: ip }))).status).toBe(200)
       }
       for (const ip of ['999.1.1.1', 'localhost', '1.2.3']) {
-        await expectParamError(validTicketRequest({ userIPAddress: ip }), '101', "Param 'userIPAddress' is invalid")
+        await expectParamError(
+          validTicketRequest({ userIPAddress: ip }),
+          '101',
+          "Param 'userIPAddress' is invalid",
+        )
       }
-      await expectParamError(validTicketRequest({ email: 'not-an-address' }), '107', "Param 'email' is invalid")
+      await expectParamError(
+        validTicketRequest({ email: 'not-an-address' }),
+        '107',
+        "Param 'email' is invalid",
+      )
       for (const phone of ['12345', '12-3456-789', '1234567890123456', '++4412345678']) {
         await expectParamError(validTicketRequest({ phone }), '108', "Param 'phone' is invalid")
       }
@@ -132,7 +144,11 @@ describeEachDatabase('POST /v1/server/auth_ticket/request', (dialect) => {
           '110',
           "Param 'photoThumbnailURL' is invalid",
         )
-        await expectParamError(validTicketRequest({ photoFullsizeURL: url }), '111', "Param 'photoFullsizeURL' is invalid")
+        await expectParamError(
+          validTicketRequest({ photoFullsizeURL: url }),
+          '111',
+          "Param 'photoFullsizeURL' is invalid",
+        )
       }
     })
 
@@ -175,7 +191,10 @@ describeEachDatabase('POST /v1/server/auth_ticket/request', (dialect) => {
 
   describe('Server-Key header is checked first', () => {
     const base64 = (text: string) => Buffer.from(text).toString('base64')
-    const expectHeaderError = async (headers: Record<string, string>, body: unknown = validTicketRequest()) => {
+    const expectHeaderError = async (
+      headers: Record<string, string>,
+      body: unknown = validTicketRequest(),
+    ) => {
       const reply = await server().post(PATH, body, headers)
       expect(reply.status).toBe(400)
       expect(reply.json).toEqual({ status: 400, error: HEADER_ERROR, data: {} })
@@ -310,7 +329,11 @@ describeEachDatabase('POST /v1/server/auth_ticket/request', (dialect) => {
         userDeviceID: 'pixel-9',
       })
       const { ticket, userID } = (await request(body)).json.data
-      const rows = await testDatabase.database.db.selectFrom('tickets').selectAll().where('user_id', '=', userID).execute()
+      const rows = await testDatabase.database.db
+        .selectFrom('tickets')
+        .selectAll()
+        .where('user_id', '=', userID)
+        .execute()
       expect(rows).toEqual([
         {
           hash: createHash('sha256').update(ticket).digest('base64url'),

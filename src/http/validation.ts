@@ -46,5 +46,7 @@ export function useZodSchemas(app: FastifyInstance): void {
 export function toJSONSchema(schema: unknown): unknown {
   if (!(schema instanceof z.ZodType)) return schema
   const { $schema: _, ...jsonSchema } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })
-  return jsonSchema
+  // zod leaves out the examples of a schema with transforms inside when converting its input side.
+  const examples = z.globalRegistry.get(schema)?.examples
+  return examples ? { ...jsonSchema, examples } : jsonSchema
 }

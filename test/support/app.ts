@@ -25,7 +25,10 @@ export interface Reply {
   json: any
 }
 
-export async function startServer(dialect: DialectName, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
   const testDatabase = await createTestDatabase(dialect)
   const clock = new ManualClock(Date.now())
   const logs: string[] = []
@@ -48,7 +51,8 @@ export async function startServer(dialect: DialectName, env: Record<string, stri
     const init: RequestInit = { method: 'POST', headers: { ...headers } }
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body)
-      if (typeof body !== 'string') (init.headers as Record<string, string>)['content-type'] = 'application/json'
+      if (typeof body !== 'string')
+        (init.headers as Record<string, string>)['content-type'] = 'application/json'
     }
     return send(`${url}${path}`, init)
   }
