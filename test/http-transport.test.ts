@@ -21,7 +21,7 @@ describeEachDatabase('HTTP transport', (dialect) => {
     ;({ serverKey } = await createOrganizationWithKey(server().app.services))
   })
 
-  const post = (body: BodyInit | undefined, headers: Record<string, string> = {}) =>
+  const post = (body: string | undefined, headers: Record<string, string> = {}) =>
     send(`${server().url}${PATH}`, { method: 'POST', body, headers: { 'server-key': serverKey, ...headers } })
 
   test('an unknown path is 404 40400 in the envelope', async () => {
@@ -48,7 +48,12 @@ describeEachDatabase('HTTP transport', (dialect) => {
 
   test('an empty body reads as {} with or without a JSON content type', async () => {
     const required = envelope(400, '40002', "Param 'userIPAddress' is required", '101')
-    for (const headers of [{}, { 'content-type': 'application/json' }, { 'content-type': 'text/plain' }]) {
+    const variants: Record<string, string>[] = [
+      {},
+      { 'content-type': 'application/json' },
+      { 'content-type': 'text/plain' },
+    ]
+    for (const headers of variants) {
       const reply = await post(undefined, headers)
       expect(reply.json).toEqual(required)
       expect((await post('', headers)).json).toEqual(required)

@@ -25,11 +25,12 @@ export interface Reply {
   json: any
 }
 
+/** Starts Parley on a fresh database of `dialect`, or on an existing test database. */
 export async function startServer(
-  dialect: DialectName,
+  on: DialectName | TestDatabase,
   env: Record<string, string> = {},
 ): Promise<TestServer> {
-  const testDatabase = await createTestDatabase(dialect)
+  const testDatabase = typeof on === 'string' ? await createTestDatabase(on) : on
   const clock = new ManualClock(Date.now())
   const logs: string[] = []
   const logStream = new Writable({
@@ -71,9 +72,10 @@ export async function send(url: string, init: RequestInit): Promise<Reply> {
   return { status: response.status, headers: response.headers, text, json }
 }
 
-export async function stopServer(server: TestServer): Promise<void> {
+/** Stops the server; its test database is dropped too unless `keepDatabase`. */
+export async function stopServer(server: TestServer, { keepDatabase = false } = {}): Promise<void> {
   await server.app.close()
-  await server.testDatabase.drop()
+  if (!keepDatabase) await server.testDatabase.drop()
 }
 
 /** A server for the enclosing describe block. */

@@ -15,6 +15,5 @@ export function validTicketRequest(overrides: Record<string, unknown> = {}): Rec
 
 export async function createOrganizationWithKey(services: Services, name = 'Acme') {
   const organization = await services.organizations.create(name)
-  const key = await services.serverKeys.create(organization.organizationID)
-  return { organizationID: organization.organizationID, ...key }
+  return services.serverKeys.create(organization.organizationID)
 }

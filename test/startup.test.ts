@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, test } from 'vitest'
+import { ConfigError, loadConfig } from '../src/config/config.js'
+import { send } from './support/app.js'
+import { runCLI, startServerProcess } from './support/processes.js'
+
+describe('configuration', () => {
+  test('defaults follow the design', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: './data',
+      databaseURL: undefined,
+      redisURL: undefined,
+      masterKey: undefined,
+      publicURL: 'http://127.0.0.1:8080',
+      corsOrigins: true,
+      botHandoverAfterSeconds: 60,
+      logLevel: 'info',
+    })
+  })
+
+  test('values are read and normalised', () => {
+    const key = randomBytes(32).toString('base64')
+    const config = loadConfig({
+      PORT: '9000',
+      DATABASE_URL: 'postgres://db.internal/parley',
+      REDIS_URL: 'redis://cache:6379',
+      PARLEY_MASTER_KEY: key,
+      PUBLIC_URL: 'https://chat.example.com/',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      BOT_HANDOVER_AFTER: '30',
+      LOG_LEVEL: 'warn',
+    })
+    expect(config).toMatchObject({
+      port: 9000,
+      publicURL: 'https://chat.example.com',
+      corsOrigins: ['https://a.example', 'https://b.example'],
+      botHandoverAfterSeconds: 30,
+      logLevel: 'warn',
+    })
+    expect(config.masterKey?.toString('base64')).toBe(key)
+  })
+
+  test.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x/y', PARLEY_MASTER_KEY: randomBytes(32).toString('base64') }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ PARLEY_MASTER_KEY: 'c2hvcnQ=' }, 'PARLEY_MASTER_KEY'],
+    [{ PUBLIC_URL: 'chat.example.com' }, 'PUBLIC_URL'],
+    [{ BOT_HANDOVER_AFTER: '0' }, 'BOT_HANDOVER_AFTER'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DATABASE_URL: 'postgres://db/parley' }, 'PARLEY_MASTER_KEY'],
+  ])('a bad value is one line naming the variable: %o', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError)
+    try {
+      loadConfig(env)
+    } catch (error) {
+      const message = (error as Error).message
+      expect(message).toMatch(new RegExp(`^Invalid configuration: ${name} `))
+      expect(message).not.toContain('\n')
+    }
+  })
+})
+
+describe('the server process (npm start)', () => {
+  const dirs: string[] = []
+  const freshDataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-start-'))
+    dirs.push(dir)
+    return join(dir, 'data')
+  }
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+  })
+
+  test('starts on a fresh data directory, creates master.key (0600), and stops cleanly on SIGTERM', async () => {
+    const DATA_DIR = freshDataDir()
+    const first = await startServerProcess({ DATA_DIR })
+    expect((await send(`${first.url}/readyz`, { method: 'GET' })).status).toBe(200)
+    const keyFile = join(DATA_DIR, 'master.key')
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600)
+    expect(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64')).toHaveLength(32)
+    const key = readFileSync(keyFile, 'utf8')
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+
+    // A restart, and the CLI, use the same key and data.
+    const second = await startServerProcess({ DATA_DIR })
+    const org = await runCLI(['org', 'create', '--name', 'Restarted', '--json'], { DATA_DIR })
+    expect(org.code).toBe(0)
+    expect(readFileSync(keyFile, 'utf8')).toBe(key)
+    second.child.kill('SIGTERM')
+    expect(await second.exited).toBe(0)
+  })
+
+  test.each([
+    [{ PORT: 'abc' }, /^Invalid configuration: PORT /],
+    [{ DATABASE_URL: 'postgres://127.0.0.1/test' }, /^Invalid configuration: PARLEY_MASTER_KEY is required/],
+  ])('a bad configuration stops it with one line on stderr: %o', async (env, line) => {
+    const failure = await startServerProcess({ DATA_DIR: freshDataDir(), ...env }).catch(
+      (error: Error) => error,
+    )
+    const [status, stderr] = (failure as Error).message.split(' before listening: ')
+    expect(status).toBe('server exited with 1')
+    expect(stderr?.trimEnd().split('\n')).toEqual([expect.stringMatching(line)])
+    const result = await runCLI(['org', 'create', '--name', 'x'], { DATA_DIR: freshDataDir(), ...env })
+    expect(result.code).toBe(1)
+    const lines = result.stderr.trimEnd().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(line)
+  })
+})

@@ -1,0 +1,64 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+
+// Parley's own entry points run as users run them: the built CLI and server, in child processes.
+
+export interface CLIResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+export function runCLI(args: string[], env: Record<string, string | undefined>): Promise<CLIResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['dist/cli/main.js', ...args],
+      { env: { PATH: process.env.PATH, ...env } },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
+      },
+    )
+  })
+}
+
+/** The JSON object a `--json` command printed; fails unless stdout is exactly one line. */
+export async function runCLIJSON(args: string[], env: Record<string, string | undefined>) {
+  const result = await runCLI([...args, '--json'], env)
+  const lines = result.stdout.split('\n')
+  if (result.code !== 0 || lines.length !== 2 || lines[1] !== '') {
+    throw new Error(`parley ${args.join(' ')} failed (${result.code}): ${result.stdout}${result.stderr}`)
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: CLI output is asserted field by field
+  return JSON.parse(lines[0] as string) as any
+}
+
+export interface ServerProcess {
+  child: ChildProcess
+  url: string
+  /** Every stdout line so far (JSON log lines). */
+  lines: string[]
+  exited: Promise<number | null>
+}
+
+/** Starts `node dist/main.js` on a free port and waits until it listens. */
+export function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const lines: string[] = []
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return new Promise((resolve, reject) => {
+    let stderr = ''
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk
+    })
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      lines.push(line)
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)
+      if (match) resolve({ child, url: match[1] as string, lines, exited })
+    })
+    void exited.then((code) => reject(new Error(`server exited with ${code} before listening: ${stderr}`)))
+  })
+}
