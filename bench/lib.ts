@@ -1,0 +1,119 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import autocannon from 'autocannon'
+import pg from 'pg'
+
+export const DURATION = Number(process.env.BENCH_DURATION ?? 10)
+export const CONNECTIONS = 50
+
+export interface Figures {
+  name: string
+  requestsPerSecond: number
+  p50: number
+  p99: number
+  errors: number
+  non2xx: number
+}
+
+export interface Service {
+  url: string
+  child: ChildProcess
+  env: Record<string, string>
+  stop(): Promise<void>
+}
+
+/** Starts a server process and resolves once it logs "Server listening at <url>". */
+export function startService(args: string[], env: Record<string, string>): Promise<Service> {
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)))
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const match = /Server listening at (http:\/\/[\d.:]+)/.exec(line)
+      if (match) {
+        resolve({
+          url: match[1] as string,
+          child,
+          env,
+          stop: () =>
+            new Promise((done) => {
+              child.removeAllListeners('exit')
+              child.on('exit', () => done())
+              child.kill('SIGTERM')
+            }),
+        })
+      }
+    })
+  })
+}
+
+/** A fresh Parley data directory (SQLite) or a fresh PostgreSQL database. */
+export async function freshStorage(postgresURL?: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const DATA_DIR = mkdtempSync(join(tmpdir(), 'parley-bench-'))
+  if (!postgresURL) return { env: { DATA_DIR }, drop: async () => {} }
+  const name = `parley_bench_${process.pid}`
+  const admin = new pg.Client({ connectionString: postgresURL })
+  await admin.connect()
+  await admin.query(`drop database if exists ${name}`)
+  await admin.query(`create database ${name}`)
+  const url = new URL(postgresURL)
+  url.pathname = `/${name}`
+  return {
+    env: {
+      DATA_DIR,
+      DATABASE_URL: url.toString(),
+      PARLEY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
+    },
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`)
+      await admin.end()
+    },
+  }
+}
+
+export function cli(args: string[], env: Record<string, string>): Record<string, string> {
+  const out = execFileSync(process.execPath, ['dist/cli/main.js', ...args, '--json'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+  })
+  return JSON.parse(out.toString())
+}
+
+/** Runs autocannon for DURATION seconds after a short warm-up. */
+export async function load(
+  name: string,
+  options: autocannon.Options & { warmupSeconds?: number },
+): Promise<Figures> {
+  const { warmupSeconds = 2, ...rest } = options
+  await autocannon({ ...rest, connections: CONNECTIONS, duration: warmupSeconds })
+  const result = await autocannon({ ...rest, connections: CONNECTIONS, duration: DURATION })
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  }
+}
+
+export function printTable(rows: Figures[], baseline: Figures): void {
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs bare', 'errors', 'non-2xx']
+  const lines = rows.map((row) => [
+    row.name,
+    row.requestsPerSecond.toFixed(0),
+    row.p50.toFixed(1),
+    row.p99.toFixed(1),
+    `${((row.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(1)}%`,
+    String(row.errors),
+    String(row.non2xx),
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)))
+  const format = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ')
+  console.log(format(header))
+  for (const line of lines) console.log(format(line))
+}
