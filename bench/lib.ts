@@ -1,8 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 import pg from 'pg'
 
@@ -25,35 +26,57 @@ export interface Service {
   stop(): Promise<void>
 }
 
-/** Starts a server process and resolves once it logs "Server listening at <url>". */
-export function startService(args: string[], env: Record<string, string>): Promise<Service> {
-  const child = spawn(process.execPath, args, {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)))
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      const match = /Server listening at (http:\/\/[\d.:]+)/.exec(line)
-      if (match) {
-        resolve({
-          url: match[1] as string,
-          child,
-          env,
-          stop: () =>
-            new Promise((done) => {
-              child.removeAllListeners('exit')
-              child.on('exit', () => done())
-              child.kill('SIGTERM')
-            }),
-        })
-      }
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
     })
   })
 }
 
+/** Starts a server process on a free port and resolves once `healthPath` answers. */
+export async function startService(
+  args: string[],
+  env: Record<string, string>,
+  healthPath = '/healthz',
+): Promise<Service> {
+  const port = await freePort()
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  let exited = false
+  child.on('exit', () => {
+    exited = true
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (let attempt = 0; ; attempt++) {
+    if (exited || attempt > 200) throw new Error(`${args.join(' ')} did not start`)
+    const up = await fetch(`${url}${healthPath}`).then(
+      (response) => response.status < 500,
+      () => false,
+    )
+    if (up) break
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return {
+    url,
+    child,
+    env,
+    stop: () =>
+      new Promise((done) => {
+        if (exited) return done()
+        child.on('exit', () => done())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
 /** A fresh Parley data directory (SQLite) or a fresh PostgreSQL database. */
-export async function freshStorage(postgresURL?: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+export async function freshStorage(
+  postgresURL?: string,
+): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const DATA_DIR = mkdtempSync(join(tmpdir(), 'parley-bench-'))
   if (!postgresURL) return { env: { DATA_DIR }, drop: async () => {} }
   const name = `parley_bench_${process.pid}`

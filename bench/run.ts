@@ -5,7 +5,8 @@ import { benchTicket } from './ticket.bench.js'
 // `npm run bench`: each figure next to a bare Fastify route measured in the same run.
 // PostgreSQL scenarios use BENCH_DATABASE_URL, else DATABASE_URL, else the local server.
 
-const postgresURL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const postgresURL =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: postgresURL })

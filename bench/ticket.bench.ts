@@ -1,4 +1,4 @@
-import { cli, freshStorage, type Figures, load, startService } from './lib.js'
+import { cli, type Figures, freshStorage, load, startService } from './lib.js'
 
 const USERS = 1000
 

@@ -27,7 +27,12 @@ export class AppError extends Error {
     /** The offending parameter: its code where the endpoint defines codes, else its name. */
     readonly field = '',
   ) {
+    // An AppError is an expected outcome, not a bug: skip the stack trace, which costs more
+    // than the rest of a rejected request.
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(message)
+    Error.stackTraceLimit = limit
     this.name = 'AppError'
   }
 }

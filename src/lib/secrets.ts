@@ -1,8 +1,20 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
-/** A random token of `bytes` bytes of entropy, URL-safe and colon-free. */
+// Random bytes are drawn from the system a pool at a time (as crypto.randomUUID does): one
+// system call per 128 tokens instead of one per token. Each byte is handed out once.
+const POOL_SIZE = 4096
+let pool = Buffer.alloc(0)
+let offset = 0
+
+/** A random token of `bytes` bytes of entropy (at most 4096), URL-safe and colon-free. */
 export function randomToken(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url')
+  if (offset + bytes > pool.length) {
+    pool = randomBytes(POOL_SIZE)
+    offset = 0
+  }
+  const token = pool.toString('base64url', offset, offset + bytes)
+  offset += bytes
+  return token
 }
 
 /**

@@ -6,6 +6,7 @@ import pg from 'pg'
 import type { Config } from '../config/config.js'
 import { migrations } from './migrations/index.js'
 import type { Schema } from './schema.js'
+import { withStatementCache } from './statement-cache.js'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -41,7 +42,7 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
   return { db, dialect: 'sqlite', close: () => db.destroy() }
 }
 

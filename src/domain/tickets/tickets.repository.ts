@@ -1,36 +1,51 @@
+import { prepareQuery } from '../../storage/prepared.js'
 import type { Database } from '../../storage/database.js'
 import type { TicketsTable } from '../../storage/schema.js'
-import type { UserProfile } from '../users/user.js'
-import { upsertUser } from '../users/users.repository.js'
+import { givenColumns, type UserUpsert, upsertUser } from '../users/users.repository.js'
 
 export type NewTicket = Omit<TicketsTable, 'user_id' | 'used_at'>
 
-/**
- * Saves the user's profile (creating the user if need be) and stores the ticket for it; returns
- * the userID. On PostgreSQL this is one statement, one round trip: the user upsert is a CTE the
- * ticket insert reads from. SQLite has no data-modifying CTEs, but it is in-process, so two
- * statements in one transaction cost about the same.
- */
-export async function upsertUserWithTicket(
-  database: Database,
-  user: { id: string; organizationID: string; profile: UserProfile; now: number },
-  ticket: NewTicket,
-): Promise<string> {
-  if (database.dialect === 'postgres') {
-    const row = await database.db
-      .with('u', (db) => upsertUser(db, user).returning('id'))
+type Args = UserUpsert & NewTicket
+
+const ticketValues = (t: NewTicket) => ({
+  hash: t.hash,
+  organization_id: t.organization_id,
+  ip_address: t.ip_address,
+  user_agent: t.user_agent,
+  platform: t.platform,
+  device_id: t.device_id,
+  created: t.created,
+  expires_at: t.expires_at,
+})
+
+// PostgreSQL: one statement, one round trip: the user upsert is a CTE the ticket insert reads.
+const upsertUserWithTicketPostgres = prepareQuery(
+  (db, args: Args, given) =>
+    db
+      .with('u', (q) => upsertUser(q, args, given).returning('id'))
       .insertInto('tickets')
-      .values((eb) => ({ ...ticket, user_id: eb.selectFrom('u').select('u.id') }))
-      .returning('user_id')
-      .executeTakeFirstOrThrow()
-    return row.user_id
+      .values((eb) => ({ ...ticketValues(args), user_id: eb.selectFrom('u').select('u.id') }))
+      .returning('user_id'),
+  givenColumns,
+)
+
+// SQLite has no data-modifying CTEs; it is in-process, so two statements in one transaction.
+const upsertUserSqlite = prepareQuery((db, args: UserUpsert, given) => upsertUser(db, args, given).returning('id'), givenColumns)
+const insertTicketSqlite = prepareQuery((db, args: NewTicket & { userID: string }) =>
+  db.insertInto('tickets').values({ ...ticketValues(args), user_id: args.userID }),
+)
+
+/** Saves the user's profile (creating the user if need be), stores the ticket; returns the userID. */
+export async function upsertUserWithTicket(database: Database, user: UserUpsert, ticket: NewTicket): Promise<string> {
+  const { db, dialect } = database
+  if (dialect === 'postgres') {
+    const [row] = await upsertUserWithTicketPostgres.run(db, dialect, { ...user, ...ticket })
+    return (row as { user_id: string }).user_id
   }
-  return database.db.transaction().execute(async (trx) => {
-    const { id } = await upsertUser(trx, user).returning('id').executeTakeFirstOrThrow()
-    await trx
-      .insertInto('tickets')
-      .values({ ...ticket, user_id: id })
-      .execute()
-    return id
+  return db.transaction().execute(async (trx) => {
+    const [row] = await upsertUserSqlite.run(trx, dialect, user)
+    const userID = (row as { id: string }).id
+    await insertTicketSqlite.run(trx, dialect, { ...ticket, userID })
+    return userID
   })
 }

@@ -35,7 +35,7 @@ export class TicketsService {
     const expiresAt = now + TICKET_LIFETIME_MS
     const userID = await upsertUserWithTicket(
       this.database,
-      { id: newID(), organizationID, profile, now },
+      { ...profile, id: newID(), organizationID, now },
       {
         hash: hashSecret(ticket),
         organization_id: organizationID,

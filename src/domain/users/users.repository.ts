@@ -2,45 +2,46 @@ import type { Insertable, Kysely, QueryCreator } from 'kysely'
 import type { Schema, UsersTable } from '../../storage/schema.js'
 import type { UserProfile } from './user.js'
 
-type OptionalColumn =
-  | 'email'
-  | 'phone'
-  | 'username'
-  | 'photo_thumbnail_url'
-  | 'photo_fullsize_url'
-  | 'user_role_code'
+/** What an upsert writes: the profile plus the new row's id (unused if the user exists). */
+export interface UserUpsert extends UserProfile {
+  id: string
+  organizationID: string
+  now: number
+}
 
-const OPTIONAL_COLUMNS: Record<OptionalColumn, keyof UserProfile> = {
+const OPTIONAL_COLUMNS = {
   email: 'email',
   phone: 'phone',
   username: 'username',
   photo_thumbnail_url: 'photoThumbnailURL',
   photo_fullsize_url: 'photoFullsizeURL',
   user_role_code: 'userRoleCode',
-}
+} as const satisfies Record<string, keyof UserProfile>
+
+type OptionalColumn = keyof typeof OPTIONAL_COLUMNS
+const OPTIONAL = Object.keys(OPTIONAL_COLUMNS) as OptionalColumn[]
+
+/** The optional columns a profile sets (given, even as ''), as a shape name for prepareQuery. */
+export const givenColumns = (profile: UserProfile): string =>
+  OPTIONAL.filter((column) => profile[OPTIONAL_COLUMNS[column]] !== undefined).join(',')
 
 /**
  * Creates the user of (organization, xcUserID) or updates its profile, in one atomic statement:
- * concurrent first requests for one xcUserID all end on the same row. Optional fields that were
- * not given keep their saved value. Returns the builder so callers can add RETURNING or embed it.
+ * concurrent first requests for one xcUserID all end on the same row. Only the optional columns
+ * named in `given` are written; the others keep their saved value. Returns the builder so callers
+ * can add RETURNING or embed it.
  */
-export function upsertUser(
-  db: QueryCreator<Schema>,
-  user: { id: string; organizationID: string; profile: UserProfile; now: number },
-) {
-  const { profile } = user
-  const given = (Object.keys(OPTIONAL_COLUMNS) as OptionalColumn[]).filter(
-    (column) => profile[OPTIONAL_COLUMNS[column]] !== undefined,
-  )
+export function upsertUser(db: QueryCreator<Schema>, user: UserUpsert, given: string) {
+  const columns = OPTIONAL.filter((column) => given.split(',').includes(column))
   const values: Insertable<UsersTable> = {
     id: user.id,
     organization_id: user.organizationID,
-    xc_user_id: profile.xcUserID,
-    full_name: profile.fullName,
+    xc_user_id: user.xcUserID,
+    full_name: user.fullName,
     created: user.now,
     updated: user.now,
   }
-  for (const column of given) values[column] = profile[OPTIONAL_COLUMNS[column]]
+  for (const column of columns) values[column] = user[OPTIONAL_COLUMNS[column]]
   return db
     .insertInto('users')
     .values(values)
@@ -50,7 +51,7 @@ export function upsertUser(
           full_name: eb.ref('excluded.full_name'),
           updated: eb.ref('excluded.updated'),
         }
-        for (const column of given) set[column] = eb.ref(`excluded.${column}`)
+        for (const column of columns) set[column] = eb.ref(`excluded.${column}`)
         return set
       }),
     )

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, SqliteAdapter, sql } from 'kysely'
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -40,6 +40,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('users_organization_xc_user_id', ['organization_id', 'xc_user_id'])
     .execute()
 
+  // Tickets are looked up by hash only: on SQLite the hash is the table's own key (no rowid, no
+  // second index to write on every ticket).
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter
   await db.schema
     .createTable('tickets')
     .addColumn('hash', 'text', (c) => c.primaryKey())
@@ -52,6 +55,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('used_at', 'bigint')
+    .$call((table) => (sqlite ? table.modifyEnd(sql`without rowid`) : table))
     .execute()
-  await db.schema.createIndex('tickets_expires_at').on('tickets').column('expires_at').execute()
 }
