@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config/config.js'
+import { GroupCommit } from './group-commit.js'
 import { migrations } from './migrations/index.js'
+import { withNamedStatements } from './postgres-pool.js'
 import type { Schema } from './schema.js'
 import { withStatementCache } from './statement-cache.js'
 
@@ -14,6 +16,11 @@ export type Dialect = 'sqlite' | 'postgres'
 export interface Database {
   db: Kysely<Schema>
   dialect: Dialect
+  /**
+   * Runs `work` as one transaction. On SQLite, transactions arriving together share one commit
+   * (see GroupCommit), so `work` must only touch the database.
+   */
+  transaction<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T>
   close(): Promise<void>
 }
 
@@ -23,7 +30,7 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   if (config.databaseURL) {
     const pool = new pg.Pool({
       connectionString: config.databaseURL,
-      max: 10,
+      max: 20,
       // Times are epoch ms in bigint columns: well inside Number's exact range.
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -32,8 +39,13 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
     })
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {})
-    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
-    return { db, dialect: 'postgres', close: () => db.destroy() }
+    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) })
+    return {
+      db,
+      dialect: 'postgres',
+      transaction: (work) => db.transaction().execute(work),
+      close: () => db.destroy(),
+    }
   }
   mkdirSync(config.dataDir, { recursive: true })
   const sqlite = new SQLite(join(config.dataDir, 'parley.db'))
@@ -43,7 +55,13 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
-  return { db, dialect: 'sqlite', close: () => db.destroy() }
+  const groupCommit = new GroupCommit(db)
+  return {
+    db,
+    dialect: 'sqlite',
+    transaction: (work) => groupCommit.run(work),
+    close: () => db.destroy(),
+  }
 }
 
 /** Applies every pending migration; safe to call from several processes at once. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { type Compilable, CompiledQuery, type Kysely, type QueryCreator } from 'kysely'
 import type { Dialect } from './database.js'
 import type { Schema } from './schema.js'
@@ -5,6 +6,15 @@ import type { Schema } from './schema.js'
 // Hot-path queries are built with Kysely like any other, but built and compiled once per
 // (dialect, shape) instead of once per call: building and compiling costs about as much as
 // running a simple statement. Values are passed as slots, replaced by the real values at run time.
+
+/** SQL texts of prepared queries, by text: their PostgreSQL statement names. */
+const statementNames = new Map<string, string>()
+
+/**
+ * The server-side statement name for SQL compiled by prepareQuery, so PostgreSQL parses and plans
+ * it once per connection; undefined for any other SQL.
+ */
+export const statementName = (sqlText: string): string | undefined => statementNames.get(sqlText)
 
 class Slot {
   constructor(readonly name: string) {}
@@ -34,6 +44,10 @@ export function prepareQuery<A extends object, R>(
       if (!query) {
         query = build(db, slotsProxy as A, shape).compile()
         compiled.set(key, query)
+        statementNames.set(
+          query.sql,
+          `parley_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`,
+        )
       }
       const values = args as Record<string, unknown>
       const parameters = query.parameters.map((p) => (p instanceof Slot ? values[p.name] : p))

@@ -1,5 +1,5 @@
-import { prepareQuery } from '../../storage/prepared.js'
 import type { Database } from '../../storage/database.js'
+import { prepareQuery } from '../../storage/prepared.js'
 import type { TicketsTable } from '../../storage/schema.js'
 import { givenColumns, type UserUpsert, upsertUser } from '../users/users.repository.js'
 
@@ -30,19 +30,26 @@ const upsertUserWithTicketPostgres = prepareQuery(
 )
 
 // SQLite has no data-modifying CTEs; it is in-process, so two statements in one transaction.
-const upsertUserSqlite = prepareQuery((db, args: UserUpsert, given) => upsertUser(db, args, given).returning('id'), givenColumns)
+const upsertUserSqlite = prepareQuery(
+  (db, args: UserUpsert, given) => upsertUser(db, args, given).returning('id'),
+  givenColumns,
+)
 const insertTicketSqlite = prepareQuery((db, args: NewTicket & { userID: string }) =>
   db.insertInto('tickets').values({ ...ticketValues(args), user_id: args.userID }),
 )
 
 /** Saves the user's profile (creating the user if need be), stores the ticket; returns the userID. */
-export async function upsertUserWithTicket(database: Database, user: UserUpsert, ticket: NewTicket): Promise<string> {
+export async function upsertUserWithTicket(
+  database: Database,
+  user: UserUpsert,
+  ticket: NewTicket,
+): Promise<string> {
   const { db, dialect } = database
   if (dialect === 'postgres') {
     const [row] = await upsertUserWithTicketPostgres.run(db, dialect, { ...user, ...ticket })
     return (row as { user_id: string }).user_id
   }
-  return db.transaction().execute(async (trx) => {
+  return database.transaction(async (trx) => {
     const [row] = await upsertUserSqlite.run(trx, dialect, user)
     const userID = (row as { id: string }).id
     await insertTicketSqlite.run(trx, dialect, { ...ticket, userID })

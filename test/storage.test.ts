@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
+
+// Database.transaction: on SQLite concurrent transactions share one commit (group commit), each
+// in its own savepoint; on PostgreSQL each is a transaction of its own. Either way, each one
+// commits or rolls back alone.
+
+describeEachDatabase('Database.transaction', (dialect) => {
+  let testDatabase: TestDatabase
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase(dialect)
+  })
+  afterAll(async () => {
+    await testDatabase.drop()
+  })
+
+  const addOrganization = (id: string) =>
+    testDatabase.database.transaction(async (trx) => {
+      await trx.insertInto('organizations').values({ id, name: id, created: 1, updated: 1 }).execute()
+      await trx.updateTable('organizations').set({ updated: 2 }).where('id', '=', id).execute()
+      if (id.startsWith('fail')) throw new Error(`refused ${id}`)
+      return id
+    })
+
+  const stored = async () =>
+    (await testDatabase.database.db.selectFrom('organizations').select(['id', 'updated']).orderBy('id').execute()).map(
+      (row) => `${row.id}:${row.updated}`,
+    )
+
+  test('concurrent transactions commit or roll back each on its own', async () => {
+    const ids = ['a1', 'fail-b', 'c1', 'fail-d', 'e1']
+    const outcomes = await Promise.allSettled(ids.map(addOrganization))
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled'])
+    expect(outcomes[1]).toMatchObject({ reason: new Error('refused fail-b') })
+    expect(await stored()).toEqual(['a1:2', 'c1:2', 'e1:2'])
+  })
+
+  test('a constraint violation rejects only its own transaction', async () => {
+    const outcomes = await Promise.allSettled([addOrganization('x1'), addOrganization('a1'), addOrganization('y1')])
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(await stored()).toEqual(['a1:2', 'c1:2', 'e1:2', 'x1:2', 'y1:2'])
+  })
+
+  test('many concurrent transactions all land', async () => {
+    const ids = Array.from({ length: 300 }, (_, i) => `bulk-${String(i).padStart(3, '0')}`)
+    expect(await Promise.all(ids.map(addOrganization))).toEqual(ids)
+    expect((await stored()).filter((row) => row.startsWith('bulk-'))).toHaveLength(300)
+  })
+})
