@@ -23,20 +23,34 @@ describeEachDatabase('Database.transaction', (dialect) => {
     })
 
   const stored = async () =>
-    (await testDatabase.database.db.selectFrom('organizations').select(['id', 'updated']).orderBy('id').execute()).map(
-      (row) => `${row.id}:${row.updated}`,
-    )
+    (
+      await testDatabase.database.db
+        .selectFrom('organizations')
+        .select(['id', 'updated'])
+        .orderBy('id')
+        .execute()
+    ).map((row) => `${row.id}:${row.updated}`)
 
   test('concurrent transactions commit or roll back each on its own', async () => {
     const ids = ['a1', 'fail-b', 'c1', 'fail-d', 'e1']
     const outcomes = await Promise.allSettled(ids.map(addOrganization))
-    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled'])
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ])
     expect(outcomes[1]).toMatchObject({ reason: new Error('refused fail-b') })
     expect(await stored()).toEqual(['a1:2', 'c1:2', 'e1:2'])
   })
 
   test('a constraint violation rejects only its own transaction', async () => {
-    const outcomes = await Promise.allSettled([addOrganization('x1'), addOrganization('a1'), addOrganization('y1')])
+    const outcomes = await Promise.allSettled([
+      addOrganization('x1'),
+      addOrganization('a1'),
+      addOrganization('y1'),
+    ])
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
     expect(await stored()).toEqual(['a1:2', 'c1:2', 'e1:2', 'x1:2', 'y1:2'])
   })
