@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { DestinationStream } from 'pino'
+import { authAPI } from './api/auth/index.js'
+import { chatAPI } from './api/chat/index.js'
 import { opsAPI } from './api/ops/health.js'
 import { serverAPI } from './api/server/index.js'
 import type { Config } from './config/config.js'
@@ -55,5 +57,7 @@ export async function buildApp({ config, database, masterKey, clock = systemCloc
 
   await app.register(opsAPI)
   await app.register(serverAPI)
+  await app.register(authAPI)
+  await app.register(chatAPI)
   return app
 }

@@ -1,27 +1,47 @@
+import { MessagesService } from './domain/messages/messages.service.js'
 import { OrganizationsService } from './domain/organizations/organizations.service.js'
+import { RoomsService } from './domain/rooms/rooms.service.js'
 import { ServerKeysService } from './domain/server-keys/server-keys.service.js'
+import { AccessTokens } from './domain/sessions/access-tokens.js'
+import { SessionsService } from './domain/sessions/sessions.service.js'
 import { TicketsService } from './domain/tickets/tickets.service.js'
+import { UsersService } from './domain/users/users.service.js'
 import type { Clock } from './lib/clock.js'
+import { type Hub, LocalHub } from './realtime/hub.js'
 import type { Database } from './storage/database.js'
 
 /** The domain, wired once: what HTTP routes, WebSocket handlers and the CLI call. */
 export interface Services {
+  hub: Hub
   organizations: OrganizationsService
   serverKeys: ServerKeysService
   tickets: TicketsService
+  users: UsersService
+  sessions: SessionsService
+  rooms: RoomsService
+  messages: MessagesService
 }
 
 export interface Dependencies {
   database: Database
   clock: Clock
   masterKey: Buffer
+  /** Where events go; in-process unless given. */
+  hub?: Hub
 }
 
-export function createServices({ database, clock }: Dependencies): Services {
+export function createServices({ database, clock, masterKey, hub = new LocalHub() }: Dependencies): Services {
   const organizations = new OrganizationsService(database, clock)
+  const users = new UsersService(database)
+  const rooms = new RoomsService(database, clock, users)
   return {
+    hub,
     organizations,
     serverKeys: new ServerKeysService(database, clock, organizations),
     tickets: new TicketsService(database, clock),
+    users,
+    sessions: new SessionsService(database, clock, new AccessTokens(masterKey, clock), users, hub),
+    rooms,
+    messages: new MessagesService(database, clock, users, rooms, hub),
   }
 }

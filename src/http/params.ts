@@ -91,3 +91,73 @@ export const requiredChoice =
     })
     return description ? schema.describe(description) : schema
   }
+
+const missing = (input: unknown) => input === undefined || input === null
+
+interface IntegerRule {
+  min: number
+  max: number
+  description?: string
+}
+
+function checkedInteger(name: string, rule: IntegerRule) {
+  const schema = z
+    .number({
+      error: (issue) =>
+        missing(issue.input) ? `Param '${name}' is required` : `Param '${name}' must be a number`,
+    })
+    .refine(Number.isInteger, { error: `Param '${name}' must be an integer`, abort: true })
+    .refine((value) => value >= rule.min && value <= rule.max, {
+      error: `Param '${name}' must be between ${rule.min} and ${rule.max}`,
+    })
+  return rule.description ? schema.describe(rule.description) : schema
+}
+
+/** A required integer within [min, max]. */
+export const requiredInteger = (rule: IntegerRule) => (name: string) => checkedInteger(name, rule)
+
+/** An optional integer within [min, max]; absent or null gives `fallback`. */
+export const optionalInteger = (rule: IntegerRule & { fallback: number }) => (name: string) =>
+  checkedInteger(name, rule)
+    .nullish()
+    .transform((value) => value ?? rule.fallback)
+
+/** A required integer out of a fixed list. */
+export const requiredIntegerChoice = (values: readonly number[], description?: string) => (name: string) => {
+  const schema = z
+    .number({
+      error: (issue) =>
+        missing(issue.input) ? `Param '${name}' is required` : `Param '${name}' must be a number`,
+    })
+    .refine((value) => values.includes(value), {
+      error: `Param '${name}' must be one of: ${values.join(', ')}`,
+    })
+  return description ? schema.describe(description) : schema
+}
+
+/** A required list of IDs (non-empty strings), `min` to `max` of them, duplicates allowed. */
+export const requiredIDList =
+  ({ min, max, description }: { min: number; max: number; description?: string }) =>
+  (name: string) => {
+    const notIDs = `Param '${name}' must be a list of IDs`
+    const schema = z
+      .array(z.string({ error: notIDs }).min(1, { error: notIDs }), {
+        error: (issue) => (missing(issue.input) ? `Param '${name}' is required` : notIDs),
+      })
+      .refine((list) => list.length >= min, { error: `Param '${name}' is required`, abort: true })
+      .refine((list) => list.length <= max, { error: `Param '${name}' must have at most ${max} items` })
+    return description ? schema.describe(description) : schema
+  }
+
+/** An optional JSON object (any keys); absent or null gives `{}`. */
+export const optionalObject = (description?: string) => (name: string) => {
+  const schema = z
+    .record(z.string(), z.unknown(), { error: `Param '${name}' must be an object` })
+    .nullish()
+    .transform((value) => value ?? {})
+  return description ? schema.describe(description) : schema
+}
+
+/** A required ID (a non-blank string of at most 64 characters). */
+export const requiredID = (description?: string) =>
+  requiredText({ max: 64, ...(description ? { description } : {}) })

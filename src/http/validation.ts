@@ -24,8 +24,8 @@ function firstFailure(schema: z.ZodType, error: z.ZodError): AppError {
     return index === -1 ? order.length : index
   }
   const [issue] = [...error.issues].sort((a, b) => rank(a) - rank(b))
-  const path = issue?.path.map(String) ?? []
-  const field = path.length === 1 ? fieldCodeOf(schema, path[0] as string) : path.join('.')
+  // Nested failures (an item of a list, a key of an object) are reported on the parameter itself.
+  const field = issue?.path.length ? fieldCodeOf(schema, String(issue.path[0])) : ''
   return new AppError('invalidParam', issue?.message ?? BODY_NOT_OBJECT, field)
 }
 

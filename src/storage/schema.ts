@@ -50,9 +50,71 @@ export interface TicketsTable {
   used_at: number | null
 }
 
+export interface SessionsTable {
+  id: string
+  user_id: string
+  organization_id: string
+  ip_address: string
+  user_agent: string
+  platform: string
+  device_id: string
+  created: number
+  refreshed: number
+  revoked_at: number | null
+}
+
+export interface RefreshTokensTable {
+  /** hashSecret(refreshToken). */
+  hash: string
+  session_id: string
+  created: number
+  expires_at: number
+  /** Set when exchanged for a newer token; presenting it again revokes the session. */
+  rotated_at: number | null
+}
+
+export interface RoomsTable {
+  id: string
+  organization_id: string
+  type: number
+  name: string
+  image_url: string
+  created: number
+  updated: number
+  last_message_created: Generated<number>
+}
+
+export interface RoomParticipantsTable {
+  room_id: string
+  user_id: string
+  joined: number
+  read_up_to: Generated<number>
+  delivered_up_to: Generated<number>
+}
+
+export interface MessagesTable {
+  id: string
+  room_id: string
+  sender_id: string
+  local_id: string
+  type: number
+  body: string
+  data: string
+  quote: string
+  reply_to: string | null
+  created: number
+  updated: number
+  is_deleted: Generated<number>
+}
+
 export interface Schema {
   organizations: OrganizationsTable
   server_keys: ServerKeysTable
   users: UsersTable
   tickets: TicketsTable
+  sessions: SessionsTable
+  refresh_tokens: RefreshTokensTable
+  rooms: RoomsTable
+  room_participants: RoomParticipantsTable
+  messages: MessagesTable
 }

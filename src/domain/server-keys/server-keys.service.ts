@@ -2,6 +2,7 @@ import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { newID } from '../../lib/ids.js'
 import { hashesEqual, hashSecret, randomToken } from '../../lib/secrets.js'
+import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Database } from '../../storage/database.js'
 import type { ServerKeysTable } from '../../storage/schema.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
@@ -37,25 +38,21 @@ export interface ServerKeyIdentity {
  * process) takes effect within this time plus one query; the design promises one second.
  */
 export const KEY_CACHE_MS = 500
-const KEY_CACHE_SIZE = 10_000
 
 const SERVER_KEY_HEADER_ERROR = 'Request headers are required (Server-Key)'
 // Compared against when the key id is unknown, so both paths do the same work.
 const UNKNOWN_KEY_HASH = hashSecret('no such key')
 
-interface CachedKey {
-  fetchedAt: number
-  row: Promise<ServerKeysTable | undefined>
-}
-
 export class ServerKeysService {
-  private readonly cache = new Map<string, CachedKey>()
+  private readonly keys: TTLCache<string, ServerKeysTable | undefined>
 
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly organizations: OrganizationsService,
-  ) {}
+  ) {
+    this.keys = new TTLCache(clock, KEY_CACHE_MS, (id) => findServerKey(database.db, id))
+  }
 
   async create(organizationID: string): Promise<CreatedServerKey> {
     await this.organizations.get(organizationID)
@@ -93,7 +90,7 @@ export class ServerKeysService {
   async revoke(serverKeyID: string): Promise<void> {
     const revoked = await revokeServerKey(this.database.db, serverKeyID, this.clock.now())
     if (!revoked) throw new AppError('notFound', `Server key ${serverKeyID} not found`)
-    this.cache.delete(serverKeyID)
+    this.keys.delete(serverKeyID)
   }
 
   /**
@@ -103,28 +100,12 @@ export class ServerKeysService {
   async authenticate(header: string | undefined): Promise<ServerKeyIdentity> {
     const decoded = decodeServerKey(header)
     if (!decoded) throw new ServerKeyError(header ? 'malformed' : 'missing')
-    const row = await this.lookup(decoded.serverKeyID)
+    const row = await this.keys.get(decoded.serverKeyID)
     const matches = hashesEqual(hashSecret(decoded.secret), row?.secret_hash ?? UNKNOWN_KEY_HASH)
     if (!row) throw new ServerKeyError('unknown key id')
     if (!matches) throw new ServerKeyError('wrong secret')
     if (row.revoked_at !== null) throw new ServerKeyError('revoked')
     return { serverKeyID: row.id, organizationID: row.organization_id }
-  }
-
-  /** The key's row, from a short-lived cache shared by concurrent requests. */
-  private lookup(serverKeyID: string): Promise<ServerKeysTable | undefined> {
-    const now = this.clock.now()
-    const cached = this.cache.get(serverKeyID)
-    if (cached && now - cached.fetchedAt < KEY_CACHE_MS) return cached.row
-    const row = findServerKey(this.database.db, serverKeyID)
-    this.cache.delete(serverKeyID)
-    if (this.cache.size >= KEY_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string)
-    this.cache.set(serverKeyID, { fetchedAt: now, row })
-    // A failed lookup is not remembered.
-    row.catch(() => {
-      if (this.cache.get(serverKeyID)?.row === row) this.cache.delete(serverKeyID)
-    })
-    return row
   }
 }
 

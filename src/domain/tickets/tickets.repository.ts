@@ -1,6 +1,7 @@
+import type { Kysely } from 'kysely'
 import type { Database } from '../../storage/database.js'
 import { prepareQuery } from '../../storage/prepared.js'
-import type { TicketsTable } from '../../storage/schema.js'
+import type { Schema, TicketsTable } from '../../storage/schema.js'
 import { givenColumns, type UserUpsert, upsertUser } from '../users/users.repository.js'
 
 export type NewTicket = Omit<TicketsTable, 'user_id' | 'used_at'>
@@ -56,3 +57,20 @@ export async function upsertUserWithTicket(
     return userID
   })
 }
+
+/**
+ * Marks the ticket used, atomically: of concurrent exchanges of one ticket exactly one gets the
+ * row. Undefined when the ticket is unknown, used or expired.
+ */
+export const consumeTicket = (db: Kysely<Schema>, hash: string, now: number) =>
+  db
+    .updateTable('tickets')
+    .set({ used_at: now })
+    .where('hash', '=', hash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returningAll()
+    .executeTakeFirst()
+
+export const findTicket = (db: Kysely<Schema>, hash: string) =>
+  db.selectFrom('tickets').selectAll().where('hash', '=', hash).executeTakeFirst()

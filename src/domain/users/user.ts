@@ -1,3 +1,6 @@
+import type { Selectable } from 'kysely'
+import type { UsersTable } from '../../storage/schema.js'
+
 /** The profile a customer's backend sends for its user (spec §2.1), as saved. */
 export interface UserProfile {
   xcUserID: string
@@ -9,4 +12,33 @@ export interface UserProfile {
   photoThumbnailURL?: string | undefined
   photoFullsizeURL?: string | undefined
   userRoleCode?: string | undefined
+}
+
+/** The user object of the client APIs (DESIGN §4); `fullname` as in the chat SDK's user model. */
+export interface User {
+  userID: string
+  xcUserID: string
+  fullname: string
+  email: string
+  phone: string
+  username: string
+  imageURL: { thumbnail: string; fullsize: string }
+  userRole: { code: string }
+  created: number
+  updated: number
+}
+
+export function toUser(row: Selectable<UsersTable>): User {
+  return {
+    userID: row.id,
+    xcUserID: row.xc_user_id,
+    fullname: row.full_name,
+    email: row.email,
+    phone: row.phone,
+    username: row.username,
+    imageURL: { thumbnail: row.photo_thumbnail_url, fullsize: row.photo_fullsize_url },
+    userRole: { code: row.user_role_code },
+    created: row.created,
+    updated: row.updated,
+  }
 }

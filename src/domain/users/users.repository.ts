@@ -57,5 +57,20 @@ export function upsertUser(db: QueryCreator<Schema>, user: UserUpsert, given: st
     )
 }
 
-export const findUserByID = (db: Kysely<Schema>, id: string) =>
-  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+export const findUsers = (db: Kysely<Schema>, organizationID: string, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('users')
+        .selectAll()
+        .where('organization_id', '=', organizationID)
+        .where('id', 'in', ids)
+        .execute()
+
+export const findUserByXcUserID = (db: Kysely<Schema>, organizationID: string, xcUserID: string) =>
+  db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', organizationID)
+    .where('xc_user_id', '=', xcUserID)
+    .executeTakeFirst()

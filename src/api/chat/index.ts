@@ -1,0 +1,144 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
+import { success } from '../../http/envelope.js'
+import type { ZodTypeProvider } from '../../http/validation.js'
+import { requireClient } from '../auth/bearer.js'
+import * as body from './schemas.js'
+import { messageShape, roomShape, userShape } from './shapes.js'
+
+const errors = {
+  400: errorEnvelope('40002: a parameter failed validation', {
+    status: 400,
+    code: '40002',
+    message: "Param 'roomID' is required",
+    field: 'roomID',
+  }),
+  401: errorEnvelope('40101-40103 credentials; 40104 access token expired (refresh it)', {
+    status: 401,
+    code: '40104',
+    message: 'access token has expired',
+  }),
+  403: errorEnvelope('40301: not a participant of the room, or not your message', {
+    status: 403,
+    code: '40301',
+    message: 'You are not a participant of room 325132386281046016',
+  }),
+  404: errorEnvelope('40401: no such user, room or message in your organization', {
+    status: 404,
+    code: '40401',
+    message: 'Room 325132386281046016 not found',
+  }),
+}
+
+const page = z.object({ messages: z.array(messageShape), hasMore: z.boolean() })
+
+/**
+ * The chat API (DESIGN §5): users, rooms and messages, for the user of the access token. Every
+ * route needs one (checked before the body is read).
+ */
+export async function chatAPI(fastify: FastifyInstance): Promise<void> {
+  fastify.addHook('onRequest', requireClient)
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+  const { users, rooms, messages } = app.services
+  const describe = <B, R extends z.ZodType>(summary: string, request: B, data: R) => ({
+    schema: {
+      summary,
+      tags: ['chat'],
+      body: request,
+      response: { 200: successEnvelope(data), ...errors },
+    },
+  })
+
+  app.post(
+    '/v1/client/user/get_by_id',
+    describe('A user of your organization', body.getUserByID, z.object({ user: userShape })),
+    async (r) => success({ user: await users.get(r.client.organizationID, r.body.id) }),
+  )
+  app.post(
+    '/v1/client/user/get_by_xcuserid',
+    describe(
+      'A user of your organization, by xcUserID',
+      body.getUserByXcUserID,
+      z.object({ user: userShape }),
+    ),
+    async (r) => success({ user: await users.getByXcUserID(r.client.organizationID, r.body.xcUserID) }),
+  )
+
+  const room = z.object({ room: roomShape })
+  app.post('/v1/client/room/create', describe('Create a group room', body.createRoom, room), async (r) =>
+    success({ room: await rooms.createGroup(r.client, r.body) }),
+  )
+  app.post('/v1/client/room/get', describe('A room you are in', body.roomRequest, room), async (r) =>
+    success({ room: await rooms.get(r.client, r.body.roomID) }),
+  )
+  app.post(
+    '/v1/client/room/participants/add',
+    describe('Add users to a group room', body.participantsRequest, room),
+    async (r) => success({ room: await rooms.addParticipants(r.client, r.body.roomID, r.body.userIDs) }),
+  )
+  app.post(
+    '/v1/client/room/participants/remove',
+    describe('Remove users from a group room', body.participantsRequest, room),
+    async (r) => success({ room: await rooms.removeParticipants(r.client, r.body.roomID, r.body.userIDs) }),
+  )
+  app.post(
+    '/v1/client/room/leave',
+    describe('Leave a group room', body.roomRequest, z.object({})),
+    async (r) => {
+      await rooms.leave(r.client, r.body.roomID)
+      return success({})
+    },
+  )
+
+  app.post(
+    '/v1/chat/message/send',
+    describe('Send a message (idempotent on localID)', body.sendMessage, z.object({ message: messageShape })),
+    async (r) => success({ message: await messages.send(r.client, r.body) }),
+  )
+  app.post(
+    '/v1/chat/message/list_by_room/before',
+    describe('Messages before maxCreated, oldest first', body.listBefore, page),
+    async (r) => success(await messages.listBefore(r.client, r.body.roomID, r.body.maxCreated, r.body.limit)),
+  )
+  app.post(
+    '/v1/chat/message/list_by_room/after',
+    describe('Messages after minCreated, oldest first', body.listAfter, page),
+    async (r) => success(await messages.listAfter(r.client, r.body.roomID, r.body.minCreated, r.body.limit)),
+  )
+  app.post(
+    '/v1/chat/message/room_list_and_unread',
+    describe(
+      'Your rooms with their latest message and unread count',
+      body.emptyRequest,
+      z.object({
+        rooms: z.array(
+          z.object({ room: roomShape, lastMessage: messageShape.nullable(), unreadCount: z.number().int() }),
+        ),
+      }),
+    ),
+    async (r) => success({ rooms: await messages.roomListAndUnread(r.client) }),
+  )
+  for (const kind of ['delivered', 'read'] as const) {
+    app.post(
+      `/v1/chat/message/feedback/${kind}`,
+      describe(
+        `Mark messages (and all before them in their rooms) ${kind}`,
+        body.receiptRequest,
+        z.object({}),
+      ),
+      async (r) => {
+        await messages.receipt(r.client, r.body.messageIDs, kind)
+        return success({})
+      },
+    )
+  }
+  app.post(
+    '/v1/chat/message/delete',
+    describe('Delete your own messages', body.deleteRequest, z.object({})),
+    async (r) => {
+      await messages.delete(r.client, r.body.roomID, r.body.messageIDs)
+      return success({})
+    },
+  )
+}

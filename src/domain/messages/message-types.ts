@@ -1,0 +1,79 @@
+import { paramError } from '../../errors/app-error.js'
+import { isHTTPURL } from '../../lib/formats.js'
+
+/** Message types of the chat API (DESIGN §5). */
+export const MessageType = {
+  text: 1001,
+  image: 1002,
+  video: 1003,
+  file: 1004,
+  location: 1005,
+  system: 9001,
+} as const
+
+/** The types a client may send; 9001 (system) is Parley's own. */
+export const CLIENT_MESSAGE_TYPES = [
+  MessageType.text,
+  MessageType.image,
+  MessageType.video,
+  MessageType.file,
+  MessageType.location,
+] as const
+
+export const MAX_BODY_CHARACTERS = 20_000
+
+export interface MessageContent {
+  type: number
+  body: string
+  data: Record<string, unknown>
+}
+
+const codePoints = (text: string) => [...text].length
+
+function requireURL(data: Record<string, unknown>): void {
+  if (data.url === undefined || data.url === null || data.url === '')
+    throw paramError('data.url', 'is required')
+  if (typeof data.url !== 'string' || !isHTTPURL(data.url)) throw paramError('data.url', 'is invalid')
+}
+
+function requireString(data: Record<string, unknown>, key: string): void {
+  if (typeof data[key] !== 'string' || (data[key] as string).trim() === '')
+    throw paramError(`data.${key}`, 'is required')
+}
+
+function requireNumberIn(data: Record<string, unknown>, key: string, limit: number): void {
+  const value = data[key]
+  if (value === undefined || value === null) throw paramError(`data.${key}`, 'is required')
+  if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > limit) {
+    throw paramError(`data.${key}`, 'is invalid')
+  }
+}
+
+/**
+ * Checks a message's body and data against its type's rules: text needs a body; image and video
+ * a `data.url`; file a `data.url` and `data.fileName`; location `data.latitude` and `.longitude`.
+ */
+export function checkContent(content: MessageContent): MessageContent {
+  const { type, body, data } = content
+  if (codePoints(body) > MAX_BODY_CHARACTERS) {
+    throw paramError('body', `must be at most ${MAX_BODY_CHARACTERS} characters`)
+  }
+  switch (type) {
+    case MessageType.text:
+      if (body.trim() === '') throw paramError('body', 'is required')
+      break
+    case MessageType.image:
+    case MessageType.video:
+      requireURL(data)
+      break
+    case MessageType.file:
+      requireURL(data)
+      requireString(data, 'fileName')
+      break
+    case MessageType.location:
+      requireNumberIn(data, 'latitude', 90)
+      requireNumberIn(data, 'longitude', 180)
+      break
+  }
+  return content
+}

@@ -1,0 +1,80 @@
+import type { Insertable, Kysely } from 'kysely'
+import type { MessagesTable, Schema } from '../../storage/schema.js'
+
+export const findBySenderLocalID = (db: Kysely<Schema>, senderID: string, localID: string) =>
+  db
+    .selectFrom('messages')
+    .selectAll()
+    .where('sender_id', '=', senderID)
+    .where('local_id', '=', localID)
+    .executeTakeFirst()
+
+/** Stores the message unless its (sender, localID) is taken; true when it was stored. */
+export async function insertMessage(db: Kysely<Schema>, row: Insertable<MessagesTable>): Promise<boolean> {
+  const inserted = await db
+    .insertInto('messages')
+    .values(row)
+    .onConflict((c) => c.columns(['sender_id', 'local_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  return inserted !== undefined
+}
+
+export const findMessages = (db: Kysely<Schema>, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('messages').selectAll().where('id', 'in', ids).execute()
+
+/** Up to `limit` messages of the room with `created` below `maxCreated`, newest first. */
+export const listBefore = (db: Kysely<Schema>, roomID: string, maxCreated: number, limit: number) =>
+  db
+    .selectFrom('messages')
+    .selectAll()
+    .where('room_id', '=', roomID)
+    .where('created', '<', maxCreated)
+    .orderBy('created', 'desc')
+    .limit(limit)
+    .execute()
+
+/** Up to `limit` messages of the room with `created` above `minCreated`, oldest first. */
+export const listAfter = (db: Kysely<Schema>, roomID: string, minCreated: number, limit: number) =>
+  db
+    .selectFrom('messages')
+    .selectAll()
+    .where('room_id', '=', roomID)
+    .where('created', '>', minCreated)
+    .orderBy('created', 'asc')
+    .limit(limit)
+    .execute()
+
+/** The newest message of each room the user is in. */
+export const lastMessagesOfUser = (db: Kysely<Schema>, userID: string) =>
+  db
+    .selectFrom('messages as m')
+    .innerJoin('rooms as r', (join) =>
+      join.onRef('r.id', '=', 'm.room_id').onRef('r.last_message_created', '=', 'm.created'),
+    )
+    .innerJoin('room_participants as p', 'p.room_id', 'r.id')
+    .selectAll('m')
+    .where('p.user_id', '=', userID)
+    .execute()
+
+/** Per room of the user: messages from others after the user's read mark, not deleted. */
+export const unreadCounts = (db: Kysely<Schema>, userID: string) =>
+  db
+    .selectFrom('messages as m')
+    .innerJoin('room_participants as p', 'p.room_id', 'm.room_id')
+    .select(['m.room_id', (eb) => eb.fn.countAll<number>().as('unread')])
+    .where('p.user_id', '=', userID)
+    .whereRef('m.created', '>', 'p.read_up_to')
+    .where('m.sender_id', '<>', userID)
+    .where('m.is_deleted', '=', 0)
+    .groupBy('m.room_id')
+    .execute()
+
+export const markDeleted = (db: Kysely<Schema>, ids: readonly string[], now: number) =>
+  db
+    .updateTable('messages')
+    .set({ is_deleted: 1, body: '', data: '{}', updated: now })
+    .where('id', 'in', ids)
+    .execute()

@@ -1,0 +1,238 @@
+import type { Selectable } from 'kysely'
+import { AppError, paramError } from '../../errors/app-error.js'
+import type { Clock } from '../../lib/clock.js'
+import { newID } from '../../lib/ids.js'
+import type { Hub } from '../../realtime/hub.js'
+import type { Database } from '../../storage/database.js'
+import type { MessagesTable } from '../../storage/schema.js'
+import { type Room, toRoom, toRoomSummary } from '../rooms/room.js'
+import {
+  advanceReceipts,
+  nextMessageCreated,
+  participantsOfRooms,
+  roomsOfUser,
+} from '../rooms/rooms.repository.js'
+import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
+import type { ClientIdentity } from '../sessions/access-tokens.js'
+import type { UsersService } from '../users/users.service.js'
+import { type Message, NO_QUOTE, type Quote, toMessage } from './message.js'
+import { checkContent } from './message-types.js'
+import {
+  findBySenderLocalID,
+  findMessages,
+  insertMessage,
+  lastMessagesOfUser,
+  listAfter,
+  listBefore,
+  markDeleted,
+  unreadCounts,
+} from './messages.repository.js'
+
+export interface SendInput {
+  roomID?: string | undefined
+  recipientUserID?: string | undefined
+  localID: string
+  type: number
+  body?: string | undefined
+  data: Record<string, unknown>
+  quote?: Quote | undefined
+  replyTo?: string | undefined
+}
+
+export interface Page {
+  messages: Message[]
+  hasMore: boolean
+}
+
+export interface RoomListEntry {
+  room: Room
+  lastMessage: Message | null
+  unreadCount: number
+}
+
+/**
+ * Messages in rooms. A send is idempotent on (sender, localID); `created` strictly increases
+ * within a room, so paging by it neither skips nor repeats. Every change is announced on the hub
+ * to every participant (all their devices).
+ */
+export class MessagesService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly users: UsersService,
+    private readonly rooms: RoomsService,
+    private readonly hub: Hub,
+  ) {}
+
+  async send(client: ClientIdentity, input: SendInput): Promise<Message> {
+    const stored = await findBySenderLocalID(this.database.db, client.userID, input.localID)
+    if (stored) return this.view(client, stored)
+    const content = checkContent({ type: input.type, body: input.body ?? '', data: input.data })
+    const access = await this.rooms.forSend(client, input)
+    if (input.replyTo) await this.requireInRoom(input.replyTo, access.room.id)
+    const now = this.clock.now()
+    const row = await this.database.transaction(async (trx) => {
+      const candidate: Selectable<MessagesTable> = {
+        id: newID(),
+        room_id: access.room.id,
+        sender_id: client.userID,
+        local_id: input.localID,
+        type: content.type,
+        body: content.body,
+        data: JSON.stringify(content.data),
+        quote: JSON.stringify(input.quote ?? NO_QUOTE),
+        reply_to: input.replyTo ?? null,
+        created: await nextMessageCreated(trx, access.room.id, now),
+        updated: now,
+        is_deleted: 0,
+      }
+      return (await insertMessage(trx, candidate)) ? candidate : undefined
+    })
+    if (!row) {
+      // A concurrent send with the same localID won: answer with its message, announce nothing.
+      const winner = await findBySenderLocalID(this.database.db, client.userID, input.localID)
+      return this.view(client, winner as Selectable<MessagesTable>)
+    }
+    const [message] = await this.toMessages(client, access, [row])
+    this.announce(access, 'chat/sendMessage', [message as Message])
+    return message as Message
+  }
+
+  async listBefore(client: ClientIdentity, roomID: string, maxCreated: number, limit: number): Promise<Page> {
+    const access = await this.rooms.access(client, roomID)
+    const rows = await listBefore(this.database.db, roomID, maxCreated, limit + 1)
+    const page = rows.slice(0, limit).reverse()
+    return { messages: await this.toMessages(client, access, page), hasMore: rows.length > limit }
+  }
+
+  async listAfter(client: ClientIdentity, roomID: string, minCreated: number, limit: number): Promise<Page> {
+    const access = await this.rooms.access(client, roomID)
+    const rows = await listAfter(this.database.db, roomID, minCreated, limit + 1)
+    return {
+      messages: await this.toMessages(client, access, rows.slice(0, limit)),
+      hasMore: rows.length > limit,
+    }
+  }
+
+  /** Every room of the user with its newest message and the count of unread messages. */
+  async roomListAndUnread(client: ClientIdentity): Promise<RoomListEntry[]> {
+    const db = this.database.db
+    const [rooms, lastMessages, counts] = await Promise.all([
+      roomsOfUser(db, client.userID),
+      lastMessagesOfUser(db, client.userID),
+      unreadCounts(db, client.userID),
+    ])
+    const participants = await participantsOfRooms(
+      db,
+      rooms.map((r) => r.id),
+    )
+    const senders = await this.users.getMany(
+      client.organizationID,
+      lastMessages.map((m) => m.sender_id).filter(isUserID),
+    )
+    const unread = new Map(counts.map((c) => [c.room_id, Number(c.unread)]))
+    const last = new Map(lastMessages.map((m) => [m.room_id, m]))
+    return rooms.map((room) => {
+      const roomParticipants = participants.filter((p) => p.room_id === room.id)
+      const message = last.get(room.id)
+      const context = { room: toRoomSummary(room), participants: roomParticipants, senders }
+      return {
+        room: toRoom(room, roomParticipants),
+        lastMessage: message ? toMessage(message, context) : null,
+        unreadCount: unread.get(room.id) ?? 0,
+      }
+    })
+  }
+
+  /** Read (or delivered) receipts: the user's marks move up to the newest of these messages. */
+  async receipt(client: ClientIdentity, messageIDs: string[], kind: 'read' | 'delivered'): Promise<void> {
+    const byRoom = await this.messagesByRoom(client, messageIDs)
+    await this.database.transaction(async (trx) => {
+      for (const { access, rows } of byRoom) {
+        const upTo = Math.max(...rows.map((r) => r.created))
+        await advanceReceipts(trx, {
+          roomID: access.room.id,
+          userID: client.userID,
+          upTo,
+          read: kind === 'read',
+        })
+      }
+    })
+    await this.announceUpdates(client, byRoom)
+  }
+
+  /** Deletes the caller's own messages in a room (their content is erased; the message stays). */
+  async delete(client: ClientIdentity, roomID: string, messageIDs: string[]): Promise<void> {
+    const byRoom = await this.messagesByRoom(client, messageIDs)
+    const rows = byRoom.flatMap((group) => group.rows)
+    const elsewhere = rows.find((row) => row.room_id !== roomID)
+    if (elsewhere) throw new AppError('notFound', `Message ${elsewhere.id} not found in room ${roomID}`)
+    const foreign = rows.find((row) => row.sender_id !== client.userID)
+    if (foreign) throw new AppError('forbidden', `Message ${foreign.id} was sent by someone else`)
+    await this.database.transaction((trx) => markDeleted(trx, messageIDs, this.clock.now()))
+    await this.announceUpdates(client, byRoom)
+  }
+
+  /** The messages, grouped by room; each must exist in a room the caller is in. */
+  private async messagesByRoom(client: ClientIdentity, messageIDs: string[]) {
+    const rows = await findMessages(this.database.db, messageIDs)
+    const found = new Set(rows.map((row) => row.id))
+    const missing = messageIDs.find((id) => !found.has(id))
+    if (missing !== undefined) throw new AppError('notFound', `Message ${missing} not found`)
+    const groups: { access: RoomAccess; rows: Selectable<MessagesTable>[] }[] = []
+    for (const roomID of new Set(rows.map((row) => row.room_id))) {
+      const access = await this.rooms.access(client, roomID).catch((error: unknown) => {
+        // A message of a room one cannot see does not exist for them.
+        if (error instanceof AppError)
+          throw new AppError('notFound', `Message ${rows.find((r) => r.room_id === roomID)?.id} not found`)
+        throw error
+      })
+      groups.push({ access, rows: rows.filter((row) => row.room_id === roomID) })
+    }
+    return groups
+  }
+
+  /** Re-reads the messages and tells each room's participants how they look now. */
+  private async announceUpdates(
+    client: ClientIdentity,
+    byRoom: { access: RoomAccess; rows: Selectable<MessagesTable>[] }[],
+  ) {
+    for (const { access, rows } of byRoom) {
+      const fresh = await this.rooms.access(client, access.room.id, { participantOnly: false })
+      const current = await findMessages(
+        this.database.db,
+        rows.map((r) => r.id),
+      )
+      this.announce(fresh, 'chat/updateMessage', await this.toMessages(client, fresh, current))
+    }
+  }
+
+  private announce(access: RoomAccess, eventName: string, messages: Message[]): void {
+    const userIDs = access.participants.map((p) => p.user_id)
+    for (const message of messages) this.hub.publish({ userIDs }, { eventName, data: message })
+  }
+
+  private async requireInRoom(messageID: string, roomID: string): Promise<void> {
+    const [row] = await findMessages(this.database.db, [messageID])
+    if (!row || row.room_id !== roomID) throw paramError('replyTo', 'is invalid')
+  }
+
+  /** A stored message as the caller sees it now (for a retried send). */
+  private async view(client: ClientIdentity, row: Selectable<MessagesTable>): Promise<Message> {
+    const access = await this.rooms.access(client, row.room_id, { participantOnly: false })
+    const [message] = await this.toMessages(client, access, [row])
+    return message as Message
+  }
+
+  private async toMessages(client: ClientIdentity, access: RoomAccess, rows: Selectable<MessagesTable>[]) {
+    const senders = await this.users.getMany(
+      client.organizationID,
+      rows.map((row) => row.sender_id).filter(isUserID),
+    )
+    const context = { room: toRoomSummary(access.room), participants: access.participants, senders }
+    return rows.map((row) => toMessage(row, context))
+  }
+}
+
+/** End users have numeric IDs; agents, chatbots and the system are `kind:id` or `system`. */
+const isUserID = (senderID: string) => /^\d+$/.test(senderID)

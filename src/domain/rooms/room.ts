@@ -1,0 +1,40 @@
+import type { Selectable } from 'kysely'
+import type { RoomParticipantsTable, RoomsTable } from '../../storage/schema.js'
+
+export const RoomType = { personal: 1, group: 2 } as const
+
+/** The room as embedded in a message. */
+export interface RoomSummary {
+  roomID: string
+  name: string
+  type: number
+  imageURL: string
+}
+
+export interface Room extends RoomSummary {
+  userIDs: string[]
+  created: number
+  updated: number
+}
+
+/** A personal room's ID: `<smaller userID>-<larger userID>`, compared as numbers (DESIGN §5). */
+export function personalRoomID(a: string, b: string): string {
+  return BigInt(a) < BigInt(b) ? `${a}-${b}` : `${b}-${a}`
+}
+
+export const toRoomSummary = (row: Selectable<RoomsTable>): RoomSummary => ({
+  roomID: row.id,
+  name: row.name,
+  type: row.type,
+  imageURL: row.image_url,
+})
+
+export const toRoom = (
+  row: Selectable<RoomsTable>,
+  participants: Selectable<RoomParticipantsTable>[],
+): Room => ({
+  ...toRoomSummary(row),
+  userIDs: participants.map((p) => p.user_id),
+  created: row.created,
+  updated: row.updated,
+})

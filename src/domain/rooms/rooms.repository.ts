@@ -1,0 +1,111 @@
+import type { Insertable, Kysely } from 'kysely'
+import type { RoomsTable, Schema } from '../../storage/schema.js'
+
+export const insertRoom = (db: Kysely<Schema>, row: Insertable<RoomsTable>) =>
+  db
+    .insertInto('rooms')
+    .values(row)
+    .onConflict((c) => c.column('id').doNothing())
+    .execute()
+
+export const findRoom = (db: Kysely<Schema>, id: string) =>
+  db.selectFrom('rooms').selectAll().where('id', '=', id).executeTakeFirst()
+
+export const findParticipants = (db: Kysely<Schema>, roomID: string) =>
+  db
+    .selectFrom('room_participants')
+    .selectAll()
+    .where('room_id', '=', roomID)
+    .orderBy('joined')
+    .orderBy('user_id')
+    .execute()
+
+/** Adds participants; those already in the room stay as they were. */
+export const addParticipants = (
+  db: Kysely<Schema>,
+  roomID: string,
+  userIDs: readonly string[],
+  now: number,
+) =>
+  userIDs.length === 0
+    ? Promise.resolve()
+    : db
+        .insertInto('room_participants')
+        .values(userIDs.map((userID) => ({ room_id: roomID, user_id: userID, joined: now })))
+        .onConflict((c) => c.columns(['room_id', 'user_id']).doNothing())
+        .execute()
+
+export const removeParticipants = (db: Kysely<Schema>, roomID: string, userIDs: readonly string[]) =>
+  db.deleteFrom('room_participants').where('room_id', '=', roomID).where('user_id', 'in', userIDs).execute()
+
+export const touchRoom = (db: Kysely<Schema>, roomID: string, now: number) =>
+  db.updateTable('rooms').set({ updated: now }).where('id', '=', roomID).execute()
+
+/**
+ * The `created` of the room's next message: max(now, previous + 1), so `created` strictly
+ * increases within a room even when the clock stands still or steps back. The row lock this takes
+ * also orders concurrent sends to one room.
+ */
+export async function nextMessageCreated(db: Kysely<Schema>, roomID: string, now: number): Promise<number> {
+  const row = await db
+    .updateTable('rooms')
+    .set((eb) => ({
+      last_message_created: eb
+        .case()
+        .when(eb('last_message_created', '>=', now))
+        .then(eb('last_message_created', '+', 1))
+        .else(now)
+        .end(),
+    }))
+    .where('id', '=', roomID)
+    .returning('last_message_created')
+    .executeTakeFirstOrThrow()
+  return row.last_message_created
+}
+
+/** Rooms the user is in, newest activity first. */
+export const roomsOfUser = (db: Kysely<Schema>, userID: string) =>
+  db
+    .selectFrom('rooms as r')
+    .innerJoin('room_participants as p', 'p.room_id', 'r.id')
+    .selectAll('r')
+    .where('p.user_id', '=', userID)
+    .orderBy('r.last_message_created', 'desc')
+    .orderBy('r.updated', 'desc')
+    .execute()
+
+export const participantsOfRooms = (db: Kysely<Schema>, roomIDs: readonly string[]) =>
+  roomIDs.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('room_participants')
+        .selectAll()
+        .where('room_id', 'in', roomIDs)
+        .orderBy('joined')
+        .orderBy('user_id')
+        .execute()
+
+/** Moves the user's read (and delivered) marks in a room forward to `upTo`, never back. */
+export async function advanceReceipts(
+  db: Kysely<Schema>,
+  receipt: { roomID: string; userID: string; upTo: number; read: boolean },
+): Promise<void> {
+  const { roomID, userID, upTo, read } = receipt
+  await db
+    .updateTable('room_participants')
+    .set((eb) => {
+      const forward = (column: 'read_up_to' | 'delivered_up_to') =>
+        eb
+          .case()
+          .when(eb(column, '<', upTo))
+          .then(upTo)
+          .else(eb.ref(column))
+          .end()
+      return read
+        ? { read_up_to: forward('read_up_to'), delivered_up_to: forward('delivered_up_to') }
+        : { delivered_up_to: forward('delivered_up_to') }
+    })
+    .where('room_id', '=', roomID)
+    .where('user_id', '=', userID)
+    .execute()
+}

@@ -1,0 +1,139 @@
+import type { Insertable, Selectable } from 'kysely'
+import { AppError, paramError } from '../../errors/app-error.js'
+import type { Clock } from '../../lib/clock.js'
+import { newID } from '../../lib/ids.js'
+import type { Database } from '../../storage/database.js'
+import type { RoomParticipantsTable, RoomsTable } from '../../storage/schema.js'
+import type { ClientIdentity } from '../sessions/access-tokens.js'
+import type { UsersService } from '../users/users.service.js'
+import { personalRoomID, type Room, RoomType, toRoom } from './room.js'
+import {
+  addParticipants,
+  findParticipants,
+  findRoom,
+  insertRoom,
+  removeParticipants,
+  touchRoom,
+} from './rooms.repository.js'
+
+/** A room the caller may use, with its participants. */
+export interface RoomAccess {
+  room: Selectable<RoomsTable>
+  participants: Selectable<RoomParticipantsTable>[]
+}
+
+/**
+ * Rooms and who is in them. A user sees only rooms of their organization (others do not exist:
+ * 40401) and uses only rooms they are in (40301).
+ */
+export class RoomsService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly users: UsersService,
+  ) {}
+
+  async createGroup(
+    client: ClientIdentity,
+    input: { name: string; imageURL?: string; userIDs: string[] },
+  ): Promise<Room> {
+    const members = [client.userID, ...input.userIDs.filter((id) => id !== client.userID)]
+    await this.users.getMany(client.organizationID, members)
+    const now = this.clock.now()
+    const row: Insertable<RoomsTable> = {
+      id: newID(),
+      organization_id: client.organizationID,
+      type: RoomType.group,
+      name: input.name,
+      image_url: input.imageURL ?? '',
+      created: now,
+      updated: now,
+    }
+    await this.database.transaction(async (trx) => {
+      await insertRoom(trx, row)
+      await addParticipants(trx, row.id, [...new Set(members)], now)
+    })
+    return this.get(client, row.id)
+  }
+
+  async get(client: ClientIdentity, roomID: string): Promise<Room> {
+    const { room, participants } = await this.access(client, roomID)
+    return toRoom(room, participants)
+  }
+
+  async addParticipants(client: ClientIdentity, roomID: string, userIDs: string[]): Promise<Room> {
+    await this.groupAccess(client, roomID)
+    await this.users.getMany(client.organizationID, userIDs)
+    const now = this.clock.now()
+    await this.database.transaction(async (trx) => {
+      await addParticipants(trx, roomID, [...new Set(userIDs)], now)
+      await touchRoom(trx, roomID, now)
+    })
+    return this.get(client, roomID)
+  }
+
+  async removeParticipants(client: ClientIdentity, roomID: string, userIDs: string[]): Promise<Room> {
+    await this.groupAccess(client, roomID)
+    await this.changeParticipants(roomID, userIDs)
+    // Read without the participant check: the caller may have removed themselves.
+    const { room, participants } = await this.access(client, roomID, { participantOnly: false })
+    return toRoom(room, participants)
+  }
+
+  async leave(client: ClientIdentity, roomID: string): Promise<void> {
+    await this.groupAccess(client, roomID)
+    await this.changeParticipants(roomID, [client.userID])
+  }
+
+  /**
+   * The room for a message send: `roomID`, or the personal room with `recipientUserID`, opened
+   * on first use.
+   */
+  async forSend(
+    client: ClientIdentity,
+    target: { roomID?: string; recipientUserID?: string },
+  ): Promise<RoomAccess> {
+    if (target.roomID) return this.access(client, target.roomID)
+    const { recipientUserID } = target
+    if (!recipientUserID) throw paramError('roomID', 'is required')
+    if (recipientUserID === client.userID) throw paramError('recipientUserID', 'must be another user')
+    await this.users.get(client.organizationID, recipientUserID)
+    const roomID = personalRoomID(client.userID, recipientUserID)
+    if (!(await findRoom(this.database.db, roomID))) {
+      const now = this.clock.now()
+      await this.database.transaction(async (trx) => {
+        const room = { id: roomID, organization_id: client.organizationID, type: RoomType.personal, name: '' }
+        await insertRoom(trx, { ...room, image_url: '', created: now, updated: now })
+        await addParticipants(trx, roomID, [client.userID, recipientUserID], now)
+      })
+    }
+    return this.access(client, roomID)
+  }
+
+  /** The room and its participants, if the caller may see it and is in it. */
+  async access(client: ClientIdentity, roomID: string, { participantOnly = true } = {}): Promise<RoomAccess> {
+    const room = await findRoom(this.database.db, roomID)
+    if (!room || room.organization_id !== client.organizationID) {
+      throw new AppError('notFound', `Room ${roomID} not found`)
+    }
+    const participants = await findParticipants(this.database.db, roomID)
+    if (participantOnly && !participants.some((p) => p.user_id === client.userID)) {
+      throw new AppError('forbidden', `You are not a participant of room ${roomID}`)
+    }
+    return { room, participants }
+  }
+
+  private async groupAccess(client: ClientIdentity, roomID: string) {
+    const access = await this.access(client, roomID)
+    if (access.room.type !== RoomType.group) throw paramError('roomID', 'must be a group room')
+    return access
+  }
+
+  private async changeParticipants(roomID: string, userIDs: string[]): Promise<void> {
+    const now = this.clock.now()
+    await this.database.transaction(async (trx) => {
+      await removeParticipants(trx, roomID, userIDs)
+      await touchRoom(trx, roomID, now)
+    })
+  }
+}

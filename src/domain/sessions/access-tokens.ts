@@ -1,0 +1,55 @@
+import { errors, jwtVerify, SignJWT } from 'jose'
+import { AppError } from '../../errors/app-error.js'
+import type { Clock } from '../../lib/clock.js'
+import { deriveKey } from '../../lib/keys.js'
+
+/** Access tokens live 15 minutes; clients refresh on 40104. */
+export const ACCESS_TOKEN_LIFETIME_MS = 15 * 60 * 1000
+
+/** Who an access token speaks for. */
+export interface ClientIdentity {
+  userID: string
+  organizationID: string
+  sessionID: string
+}
+
+/** Short-lived signed JWTs (HS256, key derived from the master key): `sub`, `org`, `sid`. */
+export class AccessTokens {
+  private readonly key: Uint8Array
+
+  constructor(
+    masterKey: Buffer,
+    private readonly clock: Clock,
+  ) {
+    this.key = deriveKey(masterKey, 'access-token')
+  }
+
+  async sign(identity: ClientIdentity): Promise<{ accessToken: string; accessTokenExpiry: number }> {
+    const issuedAt = Math.floor(this.clock.now() / 1000)
+    const expiresAt = issuedAt + ACCESS_TOKEN_LIFETIME_MS / 1000
+    const accessToken = await new SignJWT({ org: identity.organizationID, sid: identity.sessionID })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(identity.userID)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(this.key)
+    return { accessToken, accessTokenExpiry: expiresAt * 1000 }
+  }
+
+  /** The identity in a valid token; 40104 when it expired, 40103 when it is not ours. */
+  async verify(token: string): Promise<ClientIdentity> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        currentDate: new Date(this.clock.now()),
+        requiredClaims: ['sub', 'exp'],
+      })
+      if (typeof payload.org !== 'string' || typeof payload.sid !== 'string' || !payload.sub)
+        throw new Error('claims')
+      return { userID: payload.sub, organizationID: payload.org, sessionID: payload.sid }
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) throw new AppError('expiredToken', 'access token has expired')
+      throw new AppError('invalidToken', 'access token is invalid')
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely'
+import type { RefreshTokensTable, Schema, SessionsTable } from '../../storage/schema.js'
+
+export const insertSession = (db: Kysely<Schema>, row: SessionsTable) =>
+  db.insertInto('sessions').values(row).execute()
+
+export const insertRefreshToken = (db: Kysely<Schema>, row: RefreshTokensTable) =>
+  db.insertInto('refresh_tokens').values(row).execute()
+
+export const findSession = (db: Kysely<Schema>, id: string) =>
+  db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst()
+
+export const listSessions = (db: Kysely<Schema>, userID: string) =>
+  db.selectFrom('sessions').selectAll().where('user_id', '=', userID).orderBy('id').execute()
+
+/** The refresh token and its session. */
+export const findRefreshToken = (db: Kysely<Schema>, hash: string) =>
+  db
+    .selectFrom('refresh_tokens as t')
+    .innerJoin('sessions as s', 's.id', 't.session_id')
+    .select([
+      't.hash',
+      't.session_id',
+      't.expires_at',
+      't.rotated_at',
+      's.user_id',
+      's.organization_id',
+      's.revoked_at',
+    ])
+    .where('t.hash', '=', hash)
+    .executeTakeFirst()
+
+/** Retires the token if it is still current; false when another exchange got there first. */
+export async function rotateRefreshToken(db: Kysely<Schema>, hash: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ rotated_at: now })
+    .where('hash', '=', hash)
+    .where('rotated_at', 'is', null)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+export const touchSession = (db: Kysely<Schema>, id: string, now: number) =>
+  db.updateTable('sessions').set({ refreshed: now }).where('id', '=', id).execute()
+
+/** Revokes the session (keeping the first revocation time); false when there is no such session. */
+export async function revokeSession(db: Kysely<Schema>, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)) }))
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}

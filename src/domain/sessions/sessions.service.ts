@@ -1,0 +1,198 @@
+import type { Transaction } from 'kysely'
+import { AppError } from '../../errors/app-error.js'
+import type { Clock } from '../../lib/clock.js'
+import { newID } from '../../lib/ids.js'
+import { hashSecret, randomToken } from '../../lib/secrets.js'
+import { TTLCache } from '../../lib/ttl-cache.js'
+import type { Hub } from '../../realtime/hub.js'
+import type { Database } from '../../storage/database.js'
+import type { Schema, SessionsTable } from '../../storage/schema.js'
+import { consumeTicket, findTicket } from '../tickets/tickets.repository.js'
+import type { User } from '../users/user.js'
+import type { UsersService } from '../users/users.service.js'
+import type { AccessTokens, ClientIdentity } from './access-tokens.js'
+import {
+  findRefreshToken,
+  findSession,
+  insertRefreshToken,
+  insertSession,
+  listSessions,
+  revokeSession,
+  rotateRefreshToken,
+  touchSession,
+} from './sessions.repository.js'
+
+export const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
+/** How long "this session is not revoked" is trusted; revocation elsewhere counts within it. */
+export const SESSION_CACHE_MS = 1000
+
+export interface Tokens {
+  accessToken: string
+  accessTokenExpiry: number
+  refreshToken: string
+  refreshTokenExpiry: number
+}
+
+export interface SessionInfo {
+  sessionID: string
+  userID: string
+  device: { ipAddress: string; userAgent: string; platform: string; deviceID: string }
+  created: number
+  refreshed: number
+  revoked: boolean
+  revokedTime: number | null
+}
+
+const invalid = (message: string) => new AppError('invalidToken', message)
+
+/**
+ * A session is one signed-in device: born from a ticket, kept alive by rotating refresh tokens,
+ * ended by logout or by the replay of a rotated refresh token (taken as theft).
+ */
+export class SessionsService {
+  private readonly revoked: TTLCache<string, boolean>
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly accessTokens: AccessTokens,
+    private readonly users: UsersService,
+    private readonly hub: Hub,
+  ) {
+    this.revoked = new TTLCache(clock, SESSION_CACHE_MS, async (id) => {
+      const session = await findSession(database.db, id)
+      return !session || session.revoked_at !== null
+    })
+  }
+
+  /** Trades a ticket (once) for a new session's tokens. */
+  async exchangeTicket(ticket: string): Promise<Tokens & { user: User }> {
+    const now = this.clock.now()
+    const hash = hashSecret(ticket)
+    const refreshToken = randomToken()
+    const session = await this.database.transaction(async (trx) => {
+      const used = await consumeTicket(trx, hash, now)
+      if (!used) return undefined
+      const row: SessionsTable = {
+        id: newID(),
+        user_id: used.user_id,
+        organization_id: used.organization_id,
+        ip_address: used.ip_address,
+        user_agent: used.user_agent,
+        platform: used.platform,
+        device_id: used.device_id,
+        created: now,
+        refreshed: now,
+        revoked_at: null,
+      }
+      await insertSession(trx, row)
+      await this.storeRefreshToken(trx, row.id, refreshToken, now)
+      return row
+    })
+    if (!session) throw await this.ticketError(hash, now)
+    const identity = {
+      userID: session.user_id,
+      organizationID: session.organization_id,
+      sessionID: session.id,
+    }
+    const [tokens, user] = await Promise.all([
+      this.tokens(identity, refreshToken, now),
+      this.users.get(identity.organizationID, identity.userID),
+    ])
+    return { ...tokens, user }
+  }
+
+  /** Trades the current refresh token for new tokens; a rotated one revokes the session. */
+  async refresh(refreshToken: string): Promise<Tokens & { user: User }> {
+    const now = this.clock.now()
+    const hash = hashSecret(refreshToken)
+    const next = randomToken()
+    const outcome = await this.database.transaction(async (trx) => {
+      const row = await findRefreshToken(trx, hash)
+      if (!row) return { error: 'refresh token is unknown' }
+      if (row.revoked_at !== null) return { error: 'session has been revoked' }
+      if (row.rotated_at === null && row.expires_at <= now) return { error: 'refresh token has expired' }
+      // Rotated before, or by a concurrent exchange of the same token just now: a replay.
+      if (row.rotated_at !== null || !(await rotateRefreshToken(trx, hash, now))) {
+        await revokeSession(trx, row.session_id, now)
+        return {
+          error: 'refresh token was already used; the session is revoked',
+          revokedSessionID: row.session_id,
+        }
+      }
+      await this.storeRefreshToken(trx, row.session_id, next, now)
+      await touchSession(trx, row.session_id, now)
+      return {
+        identity: { userID: row.user_id, organizationID: row.organization_id, sessionID: row.session_id },
+      }
+    })
+    if (outcome.revokedSessionID) this.forgetAndAnnounce(outcome.revokedSessionID)
+    if (!outcome.identity) throw invalid(outcome.error)
+    const [tokens, user] = await Promise.all([
+      this.tokens(outcome.identity, next, now),
+      this.users.get(outcome.identity.organizationID, outcome.identity.userID),
+    ])
+    return { ...tokens, user }
+  }
+
+  /** The identity of a valid access token whose session is not revoked. */
+  async authenticate(accessToken: string): Promise<ClientIdentity> {
+    const identity = await this.accessTokens.verify(accessToken)
+    if (await this.revoked.get(identity.sessionID)) throw invalid('session has been revoked')
+    return identity
+  }
+
+  /** Ends a session: its refresh token stops working and its sockets are told and closed. */
+  async revoke(sessionID: string): Promise<void> {
+    if (!(await revokeSession(this.database.db, sessionID, this.clock.now()))) {
+      throw new AppError('notFound', `Session ${sessionID} not found`)
+    }
+    this.forgetAndAnnounce(sessionID)
+  }
+
+  async list(userID: string): Promise<SessionInfo[]> {
+    const rows = await listSessions(this.database.db, userID)
+    return rows.map((row) => ({
+      sessionID: row.id,
+      userID: row.user_id,
+      device: {
+        ipAddress: row.ip_address,
+        userAgent: row.user_agent,
+        platform: row.platform,
+        deviceID: row.device_id,
+      },
+      created: row.created,
+      refreshed: row.refreshed,
+      revoked: row.revoked_at !== null,
+      revokedTime: row.revoked_at,
+    }))
+  }
+
+  private forgetAndAnnounce(sessionID: string): void {
+    this.revoked.delete(sessionID)
+    this.hub.publish({ sessionIDs: [sessionID] }, { eventName: 'session/revoked', data: { sessionID } })
+  }
+
+  private storeRefreshToken(trx: Transaction<Schema>, sessionID: string, token: string, now: number) {
+    return insertRefreshToken(trx, {
+      hash: hashSecret(token),
+      session_id: sessionID,
+      created: now,
+      expires_at: now + REFRESH_TOKEN_LIFETIME_MS,
+      rotated_at: null,
+    })
+  }
+
+  private async tokens(identity: ClientIdentity, refreshToken: string, now: number): Promise<Tokens> {
+    const access = await this.accessTokens.sign(identity)
+    return { ...access, refreshToken, refreshTokenExpiry: now + REFRESH_TOKEN_LIFETIME_MS }
+  }
+
+  /** Why a ticket could not be exchanged: the message of the 40103. */
+  private async ticketError(hash: string, now: number): Promise<AppError> {
+    const ticket = await findTicket(this.database.db, hash)
+    if (!ticket) return invalid('ticket is unknown')
+    if (ticket.used_at !== null) return invalid('ticket has already been used')
+    return ticket.expires_at <= now ? invalid('ticket has expired') : invalid('ticket is unknown')
+  }
+}

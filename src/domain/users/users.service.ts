@@ -1,0 +1,31 @@
+import { AppError } from '../../errors/app-error.js'
+import type { Database } from '../../storage/database.js'
+import { toUser, type User } from './user.js'
+import { findUserByXcUserID, findUsers } from './users.repository.js'
+
+/** Users as the client APIs see them: only users of the caller's own organization exist. */
+export class UsersService {
+  constructor(private readonly database: Database) {}
+
+  async get(organizationID: string, userID: string): Promise<User> {
+    const [row] = await findUsers(this.database.db, organizationID, [userID])
+    if (!row) throw new AppError('notFound', `User ${userID} not found`)
+    return toUser(row)
+  }
+
+  async getByXcUserID(organizationID: string, xcUserID: string): Promise<User> {
+    const row = await findUserByXcUserID(this.database.db, organizationID, xcUserID)
+    if (!row) throw new AppError('notFound', `User with xcUserID ${xcUserID} not found`)
+    return toUser(row)
+  }
+
+  /** The users among `userIDs`, by id; throws notFound naming the first one that does not exist. */
+  async getMany(organizationID: string, userIDs: readonly string[]): Promise<Map<string, User>> {
+    const unique = [...new Set(userIDs)]
+    const rows = await findUsers(this.database.db, organizationID, unique)
+    const users = new Map(rows.map((row) => [row.id, toUser(row)]))
+    const missing = unique.find((id) => !users.has(id))
+    if (missing !== undefined) throw new AppError('notFound', `User ${missing} not found`)
+    return users
+  }
+}

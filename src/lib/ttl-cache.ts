@@ -1,0 +1,41 @@
+import type { Clock } from './clock.js'
+
+interface Entry<V> {
+  loadedAt: number
+  value: Promise<V>
+}
+
+/**
+ * A small read-through cache for facts other processes may change (a revoked key, a revoked
+ * session): a value is trusted for `ttlMs` of clock time, concurrent misses share one load, a
+ * failed load is forgotten, and the oldest entry goes when `maxSize` is reached.
+ */
+export class TTLCache<K, V> {
+  private readonly entries = new Map<K, Entry<V>>()
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+    private readonly load: (key: K) => Promise<V>,
+    private readonly maxSize = 10_000,
+  ) {}
+
+  get(key: K): Promise<V> {
+    const now = this.clock.now()
+    const cached = this.entries.get(key)
+    if (cached && now - cached.loadedAt < this.ttlMs) return cached.value
+    const value = this.load(key)
+    this.entries.delete(key)
+    if (this.entries.size >= this.maxSize) this.entries.delete(this.entries.keys().next().value as K)
+    this.entries.set(key, { loadedAt: now, value })
+    value.catch(() => {
+      if (this.entries.get(key)?.value === value) this.entries.delete(key)
+    })
+    return value
+  }
+
+  /** Forgets a key this process just changed. */
+  delete(key: K): void {
+    this.entries.delete(key)
+  }
+}
