@@ -1,0 +1,55 @@
+import type { RealtimeEvent } from '../../src/realtime/hub.js'
+import type { Reply, TestServer } from './app.js'
+import { createOrganizationWithKey, validTicketRequest } from './fixtures.js'
+
+/** A signed-in client app: its user, tokens, and a way to call the client API. */
+export interface TestClient {
+  userID: string
+  xcUserID: string
+  accessToken: string
+  refreshToken: string
+  call(path: string, body?: unknown): Promise<Reply>
+}
+
+export async function requestTicket(server: TestServer, serverKey: string, xcUserID: string, extra = {}) {
+  const reply = await server.post(
+    '/v1/server/auth_ticket/request',
+    validTicketRequest({ xcUserID, ...extra }),
+    {
+      'server-key': serverKey,
+    },
+  )
+  if (reply.status !== 200) throw new Error(`ticket: ${reply.text}`)
+  return reply.json.data as { userID: string; ticket: string }
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+
+export async function signIn(server: TestServer, serverKey: string, xcUserID: string): Promise<TestClient> {
+  const { ticket } = await requestTicket(server, serverKey, xcUserID, { fullName: `User ${xcUserID}` })
+  const reply = await server.post('/v1/auth/access_token/request', undefined, bearer(ticket))
+  if (reply.status !== 200) throw new Error(`exchange: ${reply.text}`)
+  const { accessToken, refreshToken, user } = reply.json.data
+  return {
+    userID: user.userID,
+    xcUserID,
+    accessToken,
+    refreshToken,
+    call: (path, body = {}) => server.post(path, body, bearer(accessToken)),
+  }
+}
+
+/** An organization with a server key, and a way to sign its users in. */
+export async function createOrganization(server: TestServer, name = 'Acme') {
+  const key = await createOrganizationWithKey(server.app.services, name)
+  return { ...key, signIn: (xcUserID: string) => signIn(server, key.serverKey, xcUserID) }
+}
+
+/** Every event published on the server's hub from now on, with its audience. */
+export function recordEvents(server: TestServer) {
+  const events: { userIDs: readonly string[]; sessionIDs: readonly string[]; event: RealtimeEvent }[] = []
+  const stop = server.app.services.hub.subscribe((audience, event) =>
+    events.push({ userIDs: audience.userIDs ?? [], sessionIDs: audience.sessionIDs ?? [], event }),
+  )
+  return { events, stop, named: (eventName: string) => events.filter((e) => e.event.eventName === eventName) }
+}
