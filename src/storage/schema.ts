@@ -35,29 +35,29 @@ export interface UsersTable {
   updated: number
 }
 
-export interface TicketsTable {
-  /** hashSecret(ticket); the ticket itself is only ever in the response that issued it. */
-  hash: string
-  user_id: string
-  organization_id: string
-  // The device of the request, which becomes the session's device when the ticket is exchanged.
+/** A client device, as the customer's backend described it in the ticket request. */
+export interface DeviceColumns {
   ip_address: string
   user_agent: string
   platform: string
   device_id: string
+}
+
+/** The device of the request becomes the session's device when the ticket is exchanged. */
+export interface TicketsTable extends DeviceColumns {
+  /** hashSecret(ticket); the ticket itself is only ever in the response that issued it. */
+  hash: string
+  user_id: string
+  organization_id: string
   created: number
   expires_at: number
   used_at: number | null
 }
 
-export interface SessionsTable {
+export interface SessionsTable extends DeviceColumns {
   id: string
   user_id: string
   organization_id: string
-  ip_address: string
-  user_agent: string
-  platform: string
-  device_id: string
   created: number
   refreshed: number
   revoked_at: number | null

@@ -25,26 +25,21 @@ export const findMessages = (db: Kysely<Schema>, ids: readonly string[]) =>
     ? Promise.resolve([])
     : db.selectFrom('messages').selectAll().where('id', 'in', ids).execute()
 
-/** Up to `limit` messages of the room with `created` below `maxCreated`, newest first. */
-export const listBefore = (db: Kysely<Schema>, roomID: string, maxCreated: number, limit: number) =>
+/**
+ * A page of the room's messages beyond `bound`: `before` it, newest first, or `after` it, oldest
+ * first. `created` is unique within a room, so consecutive pages neither overlap nor leave gaps.
+ */
+export const listPage = (
+  db: Kysely<Schema>,
+  page: { roomID: string; direction: 'before' | 'after'; bound: number; limit: number },
+) =>
   db
     .selectFrom('messages')
     .selectAll()
-    .where('room_id', '=', roomID)
-    .where('created', '<', maxCreated)
-    .orderBy('created', 'desc')
-    .limit(limit)
-    .execute()
-
-/** Up to `limit` messages of the room with `created` above `minCreated`, oldest first. */
-export const listAfter = (db: Kysely<Schema>, roomID: string, minCreated: number, limit: number) =>
-  db
-    .selectFrom('messages')
-    .selectAll()
-    .where('room_id', '=', roomID)
-    .where('created', '>', minCreated)
-    .orderBy('created', 'asc')
-    .limit(limit)
+    .where('room_id', '=', page.roomID)
+    .where('created', page.direction === 'before' ? '<' : '>', page.bound)
+    .orderBy('created', page.direction === 'before' ? 'desc' : 'asc')
+    .limit(page.limit)
     .execute()
 
 /** The newest message of each room the user is in. */

@@ -22,8 +22,7 @@ import {
   findMessages,
   insertMessage,
   lastMessagesOfUser,
-  listAfter,
-  listBefore,
+  listPage,
   markDeleted,
   unreadCounts,
 } from './messages.repository.js'
@@ -98,20 +97,22 @@ export class MessagesService {
     return message as Message
   }
 
-  async listBefore(client: ClientIdentity, roomID: string, maxCreated: number, limit: number): Promise<Page> {
-    const access = await this.rooms.access(client, roomID)
-    const rows = await listBefore(this.database.db, roomID, maxCreated, limit + 1)
-    const page = rows.slice(0, limit).reverse()
-    return { messages: await this.toMessages(client, access, page), hasMore: rows.length > limit }
+  /** Up to `limit` messages before `maxCreated`, in order (oldest first). */
+  listBefore(client: ClientIdentity, roomID: string, maxCreated: number, limit: number): Promise<Page> {
+    return this.page(client, { roomID, direction: 'before', bound: maxCreated, limit })
   }
 
-  async listAfter(client: ClientIdentity, roomID: string, minCreated: number, limit: number): Promise<Page> {
-    const access = await this.rooms.access(client, roomID)
-    const rows = await listAfter(this.database.db, roomID, minCreated, limit + 1)
-    return {
-      messages: await this.toMessages(client, access, rows.slice(0, limit)),
-      hasMore: rows.length > limit,
-    }
+  /** Up to `limit` messages after `minCreated`, in order (oldest first). */
+  listAfter(client: ClientIdentity, roomID: string, minCreated: number, limit: number): Promise<Page> {
+    return this.page(client, { roomID, direction: 'after', bound: minCreated, limit })
+  }
+
+  private async page(client: ClientIdentity, page: Parameters<typeof listPage>[1]): Promise<Page> {
+    const access = await this.rooms.access(client, page.roomID)
+    const rows = await listPage(this.database.db, { ...page, limit: page.limit + 1 })
+    const messages = rows.slice(0, page.limit)
+    if (page.direction === 'before') messages.reverse()
+    return { messages: await this.toMessages(client, access, messages), hasMore: rows.length > page.limit }
   }
 
   /** Every room of the user with its newest message and the count of unread messages. */

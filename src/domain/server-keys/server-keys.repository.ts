@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { markRevoked } from '../../storage/revocation.js'
 import type { Schema, ServerKeysTable } from '../../storage/schema.js'
 
 export const insertServerKey = (db: Kysely<Schema>, row: ServerKeysTable) =>
@@ -16,11 +17,5 @@ export const listServerKeys = (db: Kysely<Schema>, organizationID: string) =>
     .execute()
 
 /** Marks the key revoked (keeping the first revocation time); false when there is no such key. */
-export async function revokeServerKey(db: Kysely<Schema>, id: string, now: number): Promise<boolean> {
-  const result = await db
-    .updateTable('server_keys')
-    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)) }))
-    .where('id', '=', id)
-    .executeTakeFirst()
-  return result.numUpdatedRows > 0n
-}
+export const revokeServerKey = (db: Kysely<Schema>, id: string, now: number) =>
+  markRevoked(db, 'server_keys', id, now)

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { markRevoked } from '../../storage/revocation.js'
 import type { RefreshTokensTable, Schema, SessionsTable } from '../../storage/schema.js'
 
 export const insertSession = (db: Kysely<Schema>, row: SessionsTable) =>
@@ -45,11 +46,5 @@ export const touchSession = (db: Kysely<Schema>, id: string, now: number) =>
   db.updateTable('sessions').set({ refreshed: now }).where('id', '=', id).execute()
 
 /** Revokes the session (keeping the first revocation time); false when there is no such session. */
-export async function revokeSession(db: Kysely<Schema>, id: string, now: number): Promise<boolean> {
-  const result = await db
-    .updateTable('sessions')
-    .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)) }))
-    .where('id', '=', id)
-    .executeTakeFirst()
-  return result.numUpdatedRows > 0n
-}
+export const revokeSession = (db: Kysely<Schema>, id: string, now: number) =>
+  markRevoked(db, 'sessions', id, now)
