@@ -13,6 +13,10 @@ import { useErrorMapping } from './http/errors.js'
 import { loggerOptions } from './http/logging.js'
 import { useZodSchemas } from './http/validation.js'
 import { type Clock, systemClock } from './lib/clock.js'
+import { GATEWAY_DEFAULTS, gateway } from './realtime/gateway.js'
+import { LocalHub } from './realtime/hub.js'
+import { LocalPresence, Presence, RedisPresence } from './realtime/presence.js'
+import { RedisHub } from './realtime/redis-hub.js'
 import { createServices, type Services } from './services.js'
 import type { Database } from './storage/database.js'
 
@@ -30,6 +34,8 @@ export interface AppOptions {
   clock?: Clock
   /** Where log lines go (default: stdout); tests read them here. */
   logStream?: DestinationStream
+  /** Gateway timings (tests shorten the ping interval). */
+  realtime?: Partial<typeof GATEWAY_DEFAULTS>
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -40,14 +46,30 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
  * Builds the HTTP application without listening: transport rules first (errors, bodies,
  * validation, CORS, docs), then one plugin per API family. Closing the app closes the database.
  */
-export async function buildApp({ config, database, masterKey, clock = systemClock, logStream }: AppOptions) {
+export async function buildApp(options: AppOptions) {
+  const { config, database, masterKey, clock = systemClock, logStream } = options
   const app: FastifyInstance = Fastify({
     logger: { ...loggerOptions(config.logLevel), ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: BODY_LIMIT,
   })
+  // Without Redis, one instance: events and presence stay in the process.
+  const hub = config.redisURL ? new RedisHub(config.redisURL, app.log) : new LocalHub()
+  const services = createServices({ database, clock, masterKey, hub })
+  const presence = new Presence(
+    config.redisURL ? new RedisPresence(config.redisURL) : new LocalPresence(),
+    {
+      user: (organizationID, userID) => services.users.get(organizationID, userID),
+      peers: (userID) => services.rooms.peersOf(userID),
+    },
+    hub,
+    () => clock.now(),
+  )
   app.decorate('database', database)
-  app.decorate('services', createServices({ database, clock, masterKey }))
-  app.addHook('onClose', () => database.close())
+  app.decorate('services', services)
+  app.addHook('onClose', async () => {
+    await Promise.all([hub.close(), presence.close()])
+    await database.close()
+  })
 
   useErrorMapping(app)
   useJSONBodies(app)
@@ -59,5 +81,6 @@ export async function buildApp({ config, database, masterKey, clock = systemCloc
   await app.register(serverAPI)
   await app.register(authAPI)
   await app.register(chatAPI)
+  await app.register(gateway, { presence, ...GATEWAY_DEFAULTS, ...options.realtime })
   return app
 }

@@ -33,7 +33,7 @@ export interface Dependencies {
 export function createServices({ database, clock, masterKey, hub = new LocalHub() }: Dependencies): Services {
   const organizations = new OrganizationsService(database, clock)
   const users = new UsersService(database)
-  const rooms = new RoomsService(database, clock, users)
+  const rooms = new RoomsService(database, clock, users, hub)
   return {
     hub,
     organizations,

@@ -29,6 +29,14 @@ function firstFailure(schema: z.ZodType, error: z.ZodError): AppError {
   return new AppError('invalidParam', issue?.message ?? BODY_NOT_OBJECT, field)
 }
 
+/** Validates parameters outside of a route (a WebSocket frame): the value, or the AppError thrown. */
+export function parseParams<T>(schema: z.ZodType<T>, data: unknown): T {
+  if (!isPlainObject(data)) throw new AppError('invalidParam', BODY_NOT_OBJECT)
+  const result = schema.safeParse(data)
+  if (!result.success) throw firstFailure(schema, result.error)
+  return result.data
+}
+
 export function useZodSchemas(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const zodSchema = schema as unknown as z.ZodType

@@ -8,6 +8,8 @@ export interface RealtimeEvent {
 export interface Audience {
   userIDs?: readonly string[]
   sessionIDs?: readonly string[]
+  /** A session that already has the news (it sent the message): its sockets are skipped. */
+  exceptSessionID?: string
 }
 
 export type Listener = (audience: Audience, event: RealtimeEvent) => void
@@ -17,11 +19,15 @@ export type Listener = (audience: Audience, event: RealtimeEvent) => void
  * sockets. Events address users and sessions, never sockets.
  */
 export interface Hub {
+  /** Delivers to this process's subscribers at once, and to other instances' (if any). */
   publish(audience: Audience, event: RealtimeEvent): void
   subscribe(listener: Listener): () => void
+  /** Throws when the hub cannot reach other instances (for /readyz). */
+  ready(): Promise<void>
+  close(): Promise<void>
 }
 
-/** The in-process hub: every subscriber of this process hears every event. */
+/** The in-process hub: every subscriber of this process hears every event, in order. */
 export class LocalHub implements Hub {
   private readonly listeners = new Set<Listener>()
 
@@ -32,5 +38,11 @@ export class LocalHub implements Hub {
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
+  }
+
+  async ready(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.listeners.clear()
   }
 }

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { paramError } from '../../errors/app-error.js'
 import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
 import { success } from '../../http/envelope.js'
 import { tokensShape } from '../chat/shapes.js'
-import { authorizationOf, readBearer, requireClient } from './bearer.js'
+import { readBearer, requireClient } from './bearer.js'
 
 const unauthorized = errorEnvelope(
   '40101 no Authorization header, 40102 not "Bearer <token>", 40103 unknown, used, expired or revoked',
@@ -16,8 +15,8 @@ const unauthorized = errorEnvelope(
 )
 
 /**
- * Client authentication (DESIGN §4): ticket → tokens, refresh, logout, and the pre-connect
- * check. The credential travels as `Authorization: Bearer <...>`; the body is empty.
+ * Client authentication (DESIGN §4): ticket → tokens, refresh, logout (the pre-connect check
+ * lives with the WebSocket, in realtime/gateway.ts). The credential travels as `Authorization: Bearer <...>`; the body is empty.
  */
 export async function authAPI(app: FastifyInstance): Promise<void> {
   const tokenRoute = (summary: string, credential: string) => ({
@@ -59,28 +58,6 @@ export async function authAPI(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       await app.services.sessions.revoke(request.client.sessionID)
-      return success({})
-    },
-  )
-
-  // The WebSocket itself comes with the real-time gateway; clients call ?check=1 before connecting.
-  app.get(
-    '/connect',
-    {
-      schema: {
-        summary: 'Check an access token before opening the /connect WebSocket',
-        description:
-          'GET /connect?check=1 with Authorization: Bearer <accessToken> (or ?authorization=Bearer%20<token>).',
-        tags: ['client auth'],
-        querystring: z.object({ check: z.string().optional(), authorization: z.string().optional() }),
-        response: { 200: successEnvelope(z.object({})), 401: unauthorized },
-      },
-    },
-    async (request) => {
-      await app.services.sessions.authenticate(readBearer(authorizationOf(request)))
-      if ((request.query as { check?: string }).check !== '1') {
-        throw paramError('check', 'must be 1 (the WebSocket gateway is not enabled yet)')
-      }
       return success({})
     },
   )

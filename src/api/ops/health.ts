@@ -14,6 +14,12 @@ export async function opsAPI(app: FastifyInstance): Promise<void> {
       request.log.warn({ err: error }, 'database not reachable')
       throw new AppError('unavailable', 'database is not reachable')
     }
+    try {
+      await app.services.hub.ready()
+    } catch (error) {
+      request.log.warn({ err: error }, 'redis not reachable')
+      throw new AppError('unavailable', 'redis is not reachable')
+    }
     return success({})
   })
 }

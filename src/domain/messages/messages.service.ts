@@ -93,7 +93,8 @@ export class MessagesService {
       return this.view(client, winner as Selectable<MessagesTable>)
     }
     const [message] = await this.toMessages(client, access, [row])
-    this.announce(access, 'chat/sendMessage', [message as Message])
+    // The sending device has it as its answer; every other socket of every participant gets it.
+    this.announce(access, 'chat/sendMessage', [message as Message], client.sessionID)
     return message as Message
   }
 
@@ -208,9 +209,17 @@ export class MessagesService {
     }
   }
 
-  private announce(access: RoomAccess, eventName: string, messages: Message[]): void {
-    const userIDs = access.participants.map((p) => p.user_id)
-    for (const message of messages) this.hub.publish({ userIDs }, { eventName, data: message })
+  private announce(
+    access: RoomAccess,
+    eventName: string,
+    messages: Message[],
+    exceptSessionID?: string,
+  ): void {
+    const audience = {
+      userIDs: access.participants.map((p) => p.user_id),
+      ...(exceptSessionID ? { exceptSessionID } : {}),
+    }
+    for (const message of messages) this.hub.publish(audience, { eventName, data: message })
   }
 
   private async requireInRoom(messageID: string, roomID: string): Promise<void> {

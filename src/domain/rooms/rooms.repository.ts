@@ -109,3 +109,16 @@ export async function advanceReceipts(
     .where('user_id', '=', userID)
     .execute()
 }
+
+/** Everyone who shares at least one room with the user (not the user). */
+export async function roomPeers(db: Kysely<Schema>, userID: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('room_participants as peer')
+    .innerJoin('room_participants as mine', 'mine.room_id', 'peer.room_id')
+    .select('peer.user_id')
+    .distinct()
+    .where('mine.user_id', '=', userID)
+    .where('peer.user_id', '<>', userID)
+    .execute()
+  return rows.map((row) => row.user_id)
+}

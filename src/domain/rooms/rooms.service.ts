@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { newID } from '../../lib/ids.js'
+import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { RoomParticipantsTable, RoomsTable } from '../../storage/schema.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
@@ -13,6 +14,7 @@ import {
   findRoom,
   insertRoom,
   removeParticipants,
+  roomPeers,
   touchRoom,
 } from './rooms.repository.js'
 
@@ -31,6 +33,7 @@ export class RoomsService {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly users: UsersService,
+    private readonly hub: Hub,
   ) {}
 
   async createGroup(
@@ -83,6 +86,20 @@ export class RoomsService {
   async leave(client: ClientIdentity, roomID: string): Promise<void> {
     await this.groupAccess(client, roomID)
     await this.changeParticipants(roomID, [client.userID])
+  }
+
+  /** Tells the room's other participants that the caller started (or stopped) typing. */
+  async typing(client: ClientIdentity, roomID: string, typing: boolean): Promise<void> {
+    const { participants } = await this.access(client, roomID)
+    const user = await this.users.get(client.organizationID, client.userID)
+    const others = participants.map((p) => p.user_id).filter((id) => id !== client.userID)
+    const eventName = typing ? 'chat/startTyping' : 'chat/stopTyping'
+    this.hub.publish({ userIDs: others }, { eventName, data: { roomID, user } })
+  }
+
+  /** Everyone who shares a room with the user. */
+  peersOf(userID: string): Promise<string[]> {
+    return roomPeers(this.database.db, userID)
   }
 
   /**

@@ -1,0 +1,77 @@
+import type { WebSocket } from 'ws'
+import type { ClientIdentity } from '../domain/sessions/access-tokens.js'
+import type { Audience, RealtimeEvent } from './hub.js'
+
+/** One open socket of one session. */
+export class Connection {
+  /** Pings sent since the last pong. */
+  missedPongs = 0
+  /** Frames from this socket are handled one at a time, in order. */
+  queue: Promise<void> = Promise.resolve()
+
+  constructor(
+    readonly socket: WebSocket,
+    readonly client: ClientIdentity,
+    readonly socketID: string,
+  ) {}
+
+  /** Sends a frame unless the client has stopped reading: then it is cut off (slow consumer). */
+  send(frame: string, maxBufferedBytes: number): void {
+    if (this.socket.readyState !== this.socket.OPEN) return
+    if (this.socket.bufferedAmount > maxBufferedBytes) {
+      this.socket.terminate()
+      return
+    }
+    this.socket.send(frame)
+  }
+}
+
+/** This instance's open sockets, by user and by session. */
+export class Connections {
+  private readonly byUser = new Map<string, Set<Connection>>()
+  private readonly bySession = new Map<string, Set<Connection>>()
+
+  add(connection: Connection): void {
+    addTo(this.byUser, connection.client.userID, connection)
+    addTo(this.bySession, connection.client.sessionID, connection)
+  }
+
+  remove(connection: Connection): void {
+    removeFrom(this.byUser, connection.client.userID, connection)
+    removeFrom(this.bySession, connection.client.sessionID, connection)
+  }
+
+  all(): Connection[] {
+    return [...this.bySession.values()].flatMap((set) => [...set])
+  }
+
+  /** The sockets an audience names here, each once. */
+  reached(audience: Audience): Set<Connection> {
+    const targets = new Set<Connection>()
+    for (const userID of audience.userIDs ?? []) for (const c of this.byUser.get(userID) ?? []) targets.add(c)
+    for (const sessionID of audience.sessionIDs ?? [])
+      for (const c of this.bySession.get(sessionID) ?? []) targets.add(c)
+    for (const c of targets) if (c.client.sessionID === audience.exceptSessionID) targets.delete(c)
+    return targets
+  }
+
+  /** Sends the event (serialised once) to every socket of the audience on this instance. */
+  deliver(audience: Audience, event: RealtimeEvent, maxBufferedBytes: number): Set<Connection> {
+    const targets = this.reached(audience)
+    if (targets.size === 0) return targets
+    const frame = JSON.stringify(event)
+    for (const connection of targets) connection.send(frame, maxBufferedBytes)
+    return targets
+  }
+}
+
+function addTo(index: Map<string, Set<Connection>>, key: string, connection: Connection): void {
+  const set = index.get(key) ?? new Set<Connection>()
+  index.set(key, set.add(connection))
+}
+
+function removeFrom(index: Map<string, Set<Connection>>, key: string, connection: Connection): void {
+  const set = index.get(key)
+  set?.delete(connection)
+  if (set?.size === 0) index.delete(key)
+}

@@ -1,0 +1,167 @@
+import websocket from '@fastify/websocket'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { RawData, WebSocket } from 'ws'
+import { z } from 'zod'
+import { authorizationOf, readBearer } from '../api/auth/bearer.js'
+import { roomRequest, sendMessage } from '../api/chat/schemas.js'
+import { AppError, INTERNAL_MESSAGE, isAppError, paramError } from '../errors/app-error.js'
+import { BODY_LIMIT } from '../http/body.js'
+import { errorEnvelope, successEnvelope } from '../http/docs-schemas.js'
+import { failure, success } from '../http/envelope.js'
+import { parseParams } from '../http/validation.js'
+import { newID } from '../lib/ids.js'
+import { Connection, Connections } from './connections.js'
+import type { Presence } from './presence.js'
+
+export interface GatewayOptions {
+  presence: Presence
+  /** Protocol pings this often; a socket that misses two pongs is dropped (DESIGN §6: 25 s). */
+  pingIntervalMs: number
+  /** A socket with more than this waiting to be sent is cut off as a slow consumer (1 MiB). */
+  maxBufferedBytes: number
+}
+
+export const GATEWAY_DEFAULTS = { pingIntervalMs: 25_000, maxBufferedBytes: 1024 * 1024 }
+
+/** A frame from a client: `{"eventName": "...", "data": {...}, "id"?: ...}`; `id` is echoed back. */
+interface ClientFrame {
+  eventName?: unknown
+  data?: unknown
+  id?: unknown
+}
+
+/**
+ * `GET /connect`: the WebSocket of clients (DESIGN §6). The access token is checked before the
+ * upgrade (401 in the envelope otherwise); then hub events for the socket's user and session
+ * arrive as frames, and the client may send messages and typing notices. `?check=1` without an
+ * upgrade only checks the token.
+ */
+export async function gateway(app: FastifyInstance, options: GatewayOptions): Promise<void> {
+  const { presence, pingIntervalMs, maxBufferedBytes } = options
+  const { services } = app
+  const connections = new Connections()
+
+  // Before @fastify/websocket's own preClose, so sockets hear why they close.
+  app.addHook('preClose', async () => {
+    for (const { socket } of connections.all()) socket.close(1001, 'server shutting down')
+  })
+  await app.register(websocket, { options: { maxPayload: BODY_LIMIT } })
+
+  const unsubscribe = services.hub.subscribe((audience, event) => {
+    const reached = connections.deliver(audience, event, maxBufferedBytes)
+    if (event.eventName === 'session/revoked')
+      for (const { socket } of reached) socket.close(4001, 'session revoked')
+  })
+
+  const pinger = setInterval(() => {
+    const all = connections.all()
+    for (const connection of all) {
+      if (connection.missedPongs >= 2) {
+        connection.socket.terminate()
+        continue
+      }
+      connection.missedPongs++
+      connection.socket.ping()
+    }
+    presence.refresh(all.map((c) => ({ userID: c.client.userID, socketID: c.socketID }))).catch(() => {})
+  }, pingIntervalMs)
+  pinger.unref()
+  app.addHook('onClose', async () => {
+    clearInterval(pinger)
+    unsubscribe()
+  })
+
+  const handle = async (connection: Connection, frame: ClientFrame): Promise<unknown> => {
+    switch (frame.eventName) {
+      case 'chat/sendMessage':
+        return services.messages.send(connection.client, parseParams(sendMessage, frame.data))
+      case 'chat/startTyping':
+      case 'chat/stopTyping': {
+        const { roomID } = parseParams(roomRequest, frame.data)
+        await services.rooms.typing(connection.client, roomID, frame.eventName === 'chat/startTyping')
+        return { roomID }
+      }
+      default:
+        throw paramError('eventName', 'is invalid')
+    }
+  }
+
+  const onFrame = async (connection: Connection, raw: RawData, request: FastifyRequest) => {
+    let frame: ClientFrame = {}
+    const reply = (eventName: string, data: unknown) => {
+      const answer = frame.id === undefined ? { eventName, data } : { eventName, id: frame.id, data }
+      connection.send(JSON.stringify(answer), maxBufferedBytes)
+    }
+    try {
+      frame = JSON.parse(raw.toString()) as ClientFrame
+      if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) {
+        frame = {}
+        throw new AppError('invalidParam', 'Frame must be a JSON object')
+      }
+      reply(String(frame.eventName), await handle(connection, frame))
+    } catch (error) {
+      if (!isAppError(error) && !(error instanceof SyntaxError))
+        request.log.error({ err: error }, 'frame failed')
+      const appError = isAppError(error)
+        ? error
+        : error instanceof SyntaxError
+          ? new AppError('invalidParam', 'Frame must be a JSON object')
+          : new AppError('internal', INTERNAL_MESSAGE)
+      reply('error', failure(appError))
+    }
+  }
+
+  const open = (socket: WebSocket, request: FastifyRequest) => {
+    const connection = new Connection(socket, request.client, newID())
+    connections.add(connection)
+    socket.on('pong', () => {
+      connection.missedPongs = 0
+    })
+    socket.on('message', (raw) => {
+      connection.queue = connection.queue.then(() => onFrame(connection, raw, request))
+    })
+    socket.on('close', () => {
+      connections.remove(connection)
+      presence.disconnected(connection.client, connection.socketID).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'presence: disconnect not recorded')
+      })
+    })
+    presence.connected(connection.client, connection.socketID).catch((error: unknown) => {
+      request.log.warn({ err: error }, 'presence: connect not recorded')
+    })
+  }
+
+  const unauthorized = errorEnvelope(
+    '40101-40104: the access token is missing, malformed, invalid or expired',
+    {
+      status: 401,
+      code: '40103',
+      message: 'session has been revoked',
+    },
+  )
+  app.route({
+    method: 'GET',
+    url: '/connect',
+    schema: {
+      summary: 'The real-time WebSocket (or, with ?check=1 and no upgrade, a check of the access token)',
+      description:
+        'Authorization: Bearer <accessToken>, or ?authorization=Bearer%20<accessToken> for browsers. ' +
+        'Frames are {"eventName", "data"}: chat/sendMessage, chat/updateMessage, chat/startTyping, chat/stopTyping, ' +
+        'user/status, case/update, session/revoked from the server; chat/sendMessage, chat/startTyping, ' +
+        'chat/stopTyping from the client (an "id" in a client frame is echoed in its answer).',
+      tags: ['real time'],
+      querystring: z.object({ check: z.string().optional(), authorization: z.string().optional() }),
+      response: { 200: successEnvelope(z.object({})), 401: unauthorized },
+    },
+    onRequest: async (request) => {
+      request.client = await services.sessions.authenticate(readBearer(authorizationOf(request)))
+    },
+    handler: async (request) => {
+      if ((request.query as { check?: string }).check !== '1') {
+        throw paramError('check', 'must be 1, or the request a WebSocket upgrade')
+      }
+      return success({})
+    },
+    wsHandler: open,
+  })
+}
