@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll } from 'vitest'
-import { buildApp } from '../../src/app.js'
+import { type AppOptions, buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config/config.js'
 import { ManualClock } from '../../src/lib/clock.js'
 import { createTestDatabase, type DialectName, type TestDatabase } from './databases.js'
@@ -29,6 +29,7 @@ export interface Reply {
 export async function startServer(
   on: DialectName | TestDatabase,
   env: Record<string, string> = {},
+  extra: Pick<AppOptions, 'realtime'> = {},
 ): Promise<TestServer> {
   const testDatabase = typeof on === 'string' ? await createTestDatabase(on) : on
   const clock = new ManualClock(Date.now())
@@ -46,6 +47,7 @@ export async function startServer(
     masterKey: testDatabase.masterKey,
     clock,
     logStream,
+    ...extra,
   })
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   const post = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -79,10 +81,14 @@ export async function stopServer(server: TestServer, { keepDatabase = false } = 
 }
 
 /** A server for the enclosing describe block. */
-export function useServer(dialect: DialectName, env: Record<string, string> = {}): () => TestServer {
+export function useServer(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+  extra: Pick<AppOptions, 'realtime'> = {},
+): () => TestServer {
   let server: TestServer | undefined
   beforeAll(async () => {
-    server = await startServer(dialect, env)
+    server = await startServer(dialect, env, extra)
   })
   afterAll(async () => {
     if (server) await stopServer(server)

@@ -1,0 +1,101 @@
+import WebSocket from 'ws'
+
+/** A real WebSocket client of /connect that records every frame it receives. */
+export interface TestSocket {
+  socket: WebSocket
+  // biome-ignore lint/suspicious/noExplicitAny: frames are asserted field by field
+  frames: any[]
+  /** Resolves with the frames named `eventName` once there are `count` of them. */
+  // biome-ignore lint/suspicious/noExplicitAny: frames are asserted field by field
+  waitFor(eventName: string, count?: number, timeoutMs?: number): Promise<any[]>
+  send(frame: unknown): void
+  closed: Promise<{ code: number; reason: string }>
+  close(): Promise<void>
+}
+
+export function wsURL(httpURL: string): string {
+  return `${httpURL.replace(/^http/, 'ws')}/connect`
+}
+
+export interface ConnectOptions {
+  /** Put the token in ?authorization= instead of the header (as browsers must). */
+  viaQuery?: boolean
+  /** false: never answer pings (a dead client). */
+  autoPong?: boolean
+}
+
+export function connect(
+  httpURL: string,
+  accessToken: string,
+  options: ConnectOptions = {},
+): Promise<TestSocket> {
+  const authorization = `Bearer ${accessToken}`
+  const url = options.viaQuery
+    ? `${wsURL(httpURL)}?authorization=${encodeURIComponent(authorization)}`
+    : wsURL(httpURL)
+  const socket = new WebSocket(url, {
+    headers: options.viaQuery ? {} : { authorization },
+    autoPong: options.autoPong ?? true,
+  })
+  const frames: unknown[] = []
+  const waiters = new Set<() => void>()
+  socket.on('message', (raw) => {
+    frames.push(JSON.parse(raw.toString()))
+    for (const check of waiters) check()
+  })
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  )
+  const testSocket: TestSocket = {
+    socket,
+    frames,
+    waitFor: (eventName, count = 1, timeoutMs = 5000) =>
+      new Promise((resolve, reject) => {
+        const named = () => frames.filter((f) => (f as { eventName: string }).eventName === eventName)
+        const timer = setTimeout(() => {
+          waiters.delete(check)
+          reject(
+            new Error(
+              `timed out waiting for ${count} ${eventName}; have ${JSON.stringify(frames).slice(0, 500)}`,
+            ),
+          )
+        }, timeoutMs)
+        const check = () => {
+          const found = named()
+          if (found.length < count) return
+          clearTimeout(timer)
+          waiters.delete(check)
+          resolve(found)
+        }
+        waiters.add(check)
+        check()
+      }),
+    send: (frame) => socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
+    closed,
+    close: async () => {
+      if (socket.readyState === WebSocket.CLOSED) return
+      socket.close()
+      await closed
+    },
+  }
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(testSocket))
+    socket.once('error', reject)
+  })
+}
+
+/** The HTTP answer to an upgrade the server refused. */
+export function refusedUpgrade(httpURL: string, headers: Record<string, string>, query = '') {
+  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    const socket = new WebSocket(`${wsURL(httpURL)}${query}`, { headers })
+    socket.on('open', () => reject(new Error('the upgrade was accepted')))
+    socket.on('unexpected-response', (_request, response) => {
+      let body = ''
+      response.on('data', (chunk: Buffer) => {
+        body += chunk
+      })
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(body) }))
+    })
+    socket.on('error', () => {})
+  })
+}
