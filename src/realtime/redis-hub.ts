@@ -15,13 +15,14 @@ interface Envelope {
  * The hub across instances: publish delivers locally, then through Redis pub/sub to the other
  * instances, which deliver locally only; an instance skips its own messages coming back, so
  * nothing loops or arrives twice. Redis keeps one publisher's messages in order. While Redis is
- * away, ioredis queues what is published and resubscribes by itself when it is back.
+ * away, ioredis queues what is published; the hub subscribes again when Redis is back.
  */
 export class RedisHub implements Hub {
   private readonly local = new LocalHub()
   private readonly origin = randomToken(9)
   private readonly publisher: Redis
   private readonly subscriber: Redis
+  private subscribed = false
 
   constructor(
     url: string,
@@ -32,7 +33,7 @@ export class RedisHub implements Hub {
       retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000),
     }
     this.publisher = new Redis(url, options)
-    this.subscriber = new Redis(url, options)
+    this.subscriber = new Redis(url, { ...options, autoResubscribe: false })
     for (const client of [this.publisher, this.subscriber]) {
       client.on('error', (error: Error) => log.warn({ err: error }, 'redis hub: connection problem'))
     }
@@ -40,9 +41,18 @@ export class RedisHub implements Hub {
       const { origin, audience, event } = JSON.parse(raw) as Envelope
       if (origin !== this.origin) this.local.publish(audience, event)
     })
-    this.subscriber
-      .subscribe(CHANNEL)
-      .catch((error: Error) => log.error({ err: error }, 'redis hub: subscribe failed'))
+    // Subscribe on every (re)connection ourselves, so readiness means "subscribed", not just "connected".
+    this.subscriber.on('ready', () => {
+      this.subscriber
+        .subscribe(CHANNEL)
+        .then(() => {
+          this.subscribed = true
+        })
+        .catch((error: Error) => log.error({ err: error }, 'redis hub: subscribe failed'))
+    })
+    this.subscriber.on('close', () => {
+      this.subscribed = false
+    })
   }
 
   publish(audience: Audience, event: RealtimeEvent): void {
@@ -60,8 +70,10 @@ export class RedisHub implements Hub {
   }
 
   async ready(): Promise<void> {
-    if (this.publisher.status !== 'ready' || this.subscriber.status !== 'ready') {
-      throw new Error(`redis is ${this.publisher.status}/${this.subscriber.status}`)
+    if (this.publisher.status !== 'ready' || !this.subscribed) {
+      throw new Error(
+        `redis hub not ready: publisher ${this.publisher.status}, subscribed ${this.subscribed}`,
+      )
     }
   }
 

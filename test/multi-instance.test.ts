@@ -1,0 +1,139 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { send } from './support/app.js'
+import { createTestDatabase, type TestDatabase } from './support/databases.js'
+import { validTicketRequest } from './support/fixtures.js'
+import { runCLIJSON, type ServerProcess, startServerProcess } from './support/processes.js'
+import { connect } from './support/sockets.js'
+
+// Several instances on one PostgreSQL and one Redis behave as one service. The Redis here is a
+// real redis-server of our own on a free port, so the test can stop and start it.
+
+const enabled = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL)
+if (!enabled) console.log('Multi-instance tests skipped: they need both DATABASE_URL and REDIS_URL.')
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Starts redis-server on `port` and resolves once it accepts connections. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Ready to accept connections')) resolve()
+    })
+    child.on('exit', (code) => reject(new Error(`redis-server exited with ${code}`)))
+  })
+  return child
+}
+
+async function stopRedis(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.on('exit', resolve))
+  child.kill('SIGKILL')
+  await exited
+}
+
+/** Polls until the instance reports ready (database and Redis), for up to `ms`. */
+async function untilReady(instance: ServerProcess, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    const reply = await send(`${instance.url}/readyz`, { method: 'GET' }).catch(() => undefined)
+    if (reply?.status === 200) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`${instance.url} not ready`)
+}
+
+describe.skipIf(!enabled)('two instances on PostgreSQL and Redis', () => {
+  let testDatabase: TestDatabase
+  let redis: ChildProcess
+  let redisPort: number
+  let a: ServerProcess
+  let b: ServerProcess
+  let env: Record<string, string>
+
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase('postgres')
+    redisPort = await freePort()
+    redis = await startRedis(redisPort)
+    env = { ...(testDatabase.env as Record<string, string>), REDIS_URL: `redis://127.0.0.1:${redisPort}` }
+    ;[a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)])
+  })
+  afterAll(async () => {
+    for (const instance of [a, b]) instance?.child.kill('SIGTERM')
+    await Promise.all([a?.exited, b?.exited])
+    if (redis) await stopRedis(redis)
+    await testDatabase?.drop()
+  })
+
+  /** Signs a user in through `instance` (ticket and exchange both there). */
+  async function signIn(instance: ServerProcess, serverKey: string, xcUserID: string) {
+    const ticket = await send(`${instance.url}/v1/server/auth_ticket/request`, {
+      method: 'POST',
+      headers: { 'server-key': serverKey, 'content-type': 'application/json' },
+      body: JSON.stringify(validTicketRequest({ xcUserID })),
+    })
+    const tokens = await send(`${instance.url}/v1/auth/access_token/request`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ticket.json.data.ticket}` },
+    })
+    return tokens.json.data as { accessToken: string; user: { userID: string } }
+  }
+
+  const sendText = (instance: ServerProcess, accessToken: string, body: Record<string, unknown>) =>
+    send(`${instance.url}/v1/chat/message/send`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 1001, ...body }),
+    })
+
+  test('a message sent through A reaches a socket on B, also after Redis restarts', async () => {
+    const { organizationID } = await runCLIJSON(['org', 'create', '--name', 'Twin'], env)
+    const { serverKey } = await runCLIJSON(['server-key', 'create', '--org', organizationID], env)
+    const alice = await signIn(a, serverKey, 'alice')
+    const bob = await signIn(b, serverKey, 'bob')
+    // Bob's token, issued by B, works on A too: instances share nothing but storage and keys.
+    expect((await send(`${a.url}/connect?check=1`, { method: 'GET', headers: { authorization: `Bearer ${bob.accessToken}` } })).status).toBe(200)
+
+    const bobSocket = await connect(b.url, bob.accessToken)
+    const first = await sendText(a, alice.accessToken, { recipientUserID: bob.user.userID, localID: 'before', body: 'through Redis' })
+    expect(first.status).toBe(200)
+    const [delivered] = await bobSocket.waitFor('chat/sendMessage')
+    expect(delivered.data).toMatchObject({ body: 'through Redis', messageID: first.json.data.message.messageID })
+
+    // Redis goes away and comes back on the same port; the clients stay connected throughout.
+    await stopRedis(redis)
+    redis = await startRedis(redisPort)
+    await Promise.all([untilReady(a), untilReady(b)])
+
+    const second = await sendText(a, alice.accessToken, { recipientUserID: bob.user.userID, localID: 'after', body: 'back again' })
+    expect(second.status).toBe(200)
+    const frames = await bobSocket.waitFor('chat/sendMessage', 2, 10_000)
+    expect(frames.map((f: { data: { body: string } }) => f.data.body)).toEqual(['through Redis', 'back again'])
+    expect(bobSocket.socket.readyState).toBe(bobSocket.socket.OPEN)
+    await bobSocket.close()
+  })
+
+  test('revoking a session on A closes its socket on B', async () => {
+    const { organizationID } = await runCLIJSON(['org', 'create', '--name', 'Revokers'], env)
+    const { serverKey } = await runCLIJSON(['server-key', 'create', '--org', organizationID], env)
+    const carol = await signIn(a, serverKey, 'carol')
+    const socket = await connect(b.url, carol.accessToken)
+    const logout = await send(`${a.url}/v1/client/logout`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${carol.accessToken}` },
+    })
+    expect(logout.status).toBe(200)
+    expect(await socket.closed).toEqual({ code: 4001, reason: 'session revoked' })
+  })
+})
