@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { send } from './support/app.js'
 import { createTestDatabase, type TestDatabase } from './support/databases.js'
@@ -25,9 +25,13 @@ function freePort(): Promise<number> {
 
 /** Starts redis-server on `port` and resolves once it accepts connections. */
 async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('Ready to accept connections')) resolve()
@@ -103,23 +107,44 @@ describe.skipIf(!enabled)('two instances on PostgreSQL and Redis', () => {
     const alice = await signIn(a, serverKey, 'alice')
     const bob = await signIn(b, serverKey, 'bob')
     // Bob's token, issued by B, works on A too: instances share nothing but storage and keys.
-    expect((await send(`${a.url}/connect?check=1`, { method: 'GET', headers: { authorization: `Bearer ${bob.accessToken}` } })).status).toBe(200)
+    expect(
+      (
+        await send(`${a.url}/connect?check=1`, {
+          method: 'GET',
+          headers: { authorization: `Bearer ${bob.accessToken}` },
+        })
+      ).status,
+    ).toBe(200)
 
     const bobSocket = await connect(b.url, bob.accessToken)
-    const first = await sendText(a, alice.accessToken, { recipientUserID: bob.user.userID, localID: 'before', body: 'through Redis' })
+    const first = await sendText(a, alice.accessToken, {
+      recipientUserID: bob.user.userID,
+      localID: 'before',
+      body: 'through Redis',
+    })
     expect(first.status).toBe(200)
     const [delivered] = await bobSocket.waitFor('chat/sendMessage')
-    expect(delivered.data).toMatchObject({ body: 'through Redis', messageID: first.json.data.message.messageID })
+    expect(delivered.data).toMatchObject({
+      body: 'through Redis',
+      messageID: first.json.data.message.messageID,
+    })
 
     // Redis goes away and comes back on the same port; the clients stay connected throughout.
     await stopRedis(redis)
     redis = await startRedis(redisPort)
     await Promise.all([untilReady(a), untilReady(b)])
 
-    const second = await sendText(a, alice.accessToken, { recipientUserID: bob.user.userID, localID: 'after', body: 'back again' })
+    const second = await sendText(a, alice.accessToken, {
+      recipientUserID: bob.user.userID,
+      localID: 'after',
+      body: 'back again',
+    })
     expect(second.status).toBe(200)
     const frames = await bobSocket.waitFor('chat/sendMessage', 2, 10_000)
-    expect(frames.map((f: { data: { body: string } }) => f.data.body)).toEqual(['through Redis', 'back again'])
+    expect(frames.map((f: { data: { body: string } }) => f.data.body)).toEqual([
+      'through Redis',
+      'back again',
+    ])
     expect(bobSocket.socket.readyState).toBe(bobSocket.socket.OPEN)
     await bobSocket.close()
   })
