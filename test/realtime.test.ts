@@ -210,6 +210,43 @@ describeEachDatabase('/connect WebSocket', (dialect) => {
   })
 })
 
+describeEachDatabase('/connect slow consumers', (dialect) => {
+  test('a client that stops reading is cut off', async () => {
+    const server = await startServer(dialect, {}, { realtime: { maxBufferedBytes: 64 * 1024 } })
+    try {
+      const org = await createOrganization(server)
+      const [slow, sender] = await Promise.all([org.signIn('slow-reader'), org.signIn('chatty')])
+      await sender.call(SEND, { recipientUserID: slow.userID, localID: 'first', type: 1001, body: 'hi' })
+      const senderSocket = await connect(server.url, sender.accessToken)
+      const slowSocket = await connect(server.url, slow.accessToken)
+      // The client stops reading: the kernel's buffers fill, then the server's.
+      ;(slowSocket.socket as unknown as { _socket: { pause(): void } })._socket.pause()
+
+      const big = 'x'.repeat(20_000)
+      for (let batch = 0; batch < 1000; batch += 50) {
+        await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            sender.call(SEND, {
+              recipientUserID: slow.userID,
+              localID: `big-${batch + i}`,
+              type: 1001,
+              body: big,
+            }),
+          ),
+        )
+      }
+      // The sender shares a room with the slow reader, so sees them go offline when cut off.
+      const offline = await senderSocket.waitUntil(
+        (f) => f.eventName === 'user/status' && f.data.user.userID === slow.userID && !f.data.isOnline,
+      )
+      expect(offline.data.isOnline).toBe(false)
+      await senderSocket.close()
+    } finally {
+      await stopServer(server)
+    }
+  })
+})
+
 describeEachDatabase('/connect on shutdown', (dialect) => {
   test('open sockets are closed with 1001', async () => {
     const server = await startServer(dialect)

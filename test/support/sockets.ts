@@ -8,6 +8,9 @@ export interface TestSocket {
   /** Resolves with the frames named `eventName` once there are `count` of them. */
   // biome-ignore lint/suspicious/noExplicitAny: frames are asserted field by field
   waitFor(eventName: string, count?: number, timeoutMs?: number): Promise<any[]>
+  /** Resolves with the first frame (received so far or later) that satisfies `predicate`. */
+  // biome-ignore lint/suspicious/noExplicitAny: frames are asserted field by field
+  waitUntil(predicate: (frame: any) => boolean, timeoutMs?: number): Promise<any>
   send(frame: unknown): void
   closed: Promise<{ code: number; reason: string }>
   close(): Promise<void>
@@ -46,30 +49,37 @@ export function connect(
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   )
+  /** Resolves once `look` finds something in the frames, checking on every new frame. */
+  const until = <T>(look: () => T | undefined, what: string, timeoutMs: number) =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(check)
+        reject(new Error(`timed out waiting for ${what}; have ${JSON.stringify(frames).slice(0, 500)}`))
+      }, timeoutMs)
+      const check = () => {
+        const found = look()
+        if (found === undefined) return
+        clearTimeout(timer)
+        waiters.delete(check)
+        resolve(found)
+      }
+      waiters.add(check)
+      check()
+    })
   const testSocket: TestSocket = {
     socket,
     frames,
     waitFor: (eventName, count = 1, timeoutMs = 5000) =>
-      new Promise((resolve, reject) => {
-        const named = () => frames.filter((f) => (f as { eventName: string }).eventName === eventName)
-        const timer = setTimeout(() => {
-          waiters.delete(check)
-          reject(
-            new Error(
-              `timed out waiting for ${count} ${eventName}; have ${JSON.stringify(frames).slice(0, 500)}`,
-            ),
-          )
-        }, timeoutMs)
-        const check = () => {
-          const found = named()
-          if (found.length < count) return
-          clearTimeout(timer)
-          waiters.delete(check)
-          resolve(found)
-        }
-        waiters.add(check)
-        check()
-      }),
+      until(
+        () => {
+          const found = frames.filter((f) => (f as { eventName: string }).eventName === eventName)
+          return found.length >= count ? found : undefined
+        },
+        `${count} ${eventName}`,
+        timeoutMs,
+      ),
+    waitUntil: (predicate, timeoutMs = 5000) =>
+      until(() => frames.find(predicate), 'a matching frame', timeoutMs),
     send: (frame) => socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
     closed,
     close: async () => {
