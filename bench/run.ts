@@ -1,12 +1,15 @@
 import pg from 'pg'
 import { type Figures, load, printTable, startService } from './lib.js'
+import { benchRealtime, benchRealtimeBaseline, printRealtime } from './realtime.bench.js'
 import { benchTicket } from './ticket.bench.js'
 
-// `npm run bench`: each figure next to a bare Fastify route measured in the same run.
+// `npm run bench`: each figure next to a baseline measured in the same run (a bare Fastify route
+// for HTTP, a bare ws relay for real time). BENCH_ONLY=http|realtime runs one part.
 // PostgreSQL scenarios use BENCH_DATABASE_URL, else DATABASE_URL, else the local server.
 
 const postgresURL =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const only = process.env.BENCH_ONLY
 
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: postgresURL })
@@ -33,11 +36,12 @@ async function bare(): Promise<Figures> {
   }
 }
 
-const rows: Figures[] = []
-const baseline = await bare()
-rows.push(baseline)
-rows.push(await benchTicket('SQLite'))
-if (await postgresReachable()) rows.push(await benchTicket('PostgreSQL', postgresURL))
-else console.log(`PostgreSQL scenarios skipped: ${postgresURL} is not reachable`)
-console.log(`\n${rows.length} scenarios, ${50} connections, ${process.env.BENCH_DURATION ?? 10} s each\n`)
-printTable(rows, baseline)
+if (!only || only === 'http') {
+  const baseline = await bare()
+  const rows: Figures[] = [baseline, await benchTicket('SQLite')]
+  if (await postgresReachable()) rows.push(await benchTicket('PostgreSQL', postgresURL))
+  else console.log(`PostgreSQL scenarios skipped: ${postgresURL} is not reachable`)
+  console.log(`\nHTTP: ${rows.length} scenarios, 50 connections, ${process.env.BENCH_DURATION ?? 10} s each`)
+  printTable(rows, baseline)
+}
+if (!only || only === 'realtime') printRealtime([await benchRealtimeBaseline(), await benchRealtime()])
