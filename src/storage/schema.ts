@@ -8,6 +8,8 @@ export interface OrganizationsTable {
   name: string
   created: number
   updated: number
+  /** How many open cases a visitor may have at once. */
+  max_open_cases: Generated<number>
 }
 
 export interface ServerKeysTable {
@@ -107,6 +109,56 @@ export interface MessagesTable {
   is_deleted: Generated<number>
 }
 
+export interface TopicsTable {
+  id: Generated<number>
+  organization_id: string
+  name: string
+  is_default: Generated<number>
+  created: number
+  updated: number
+}
+
+export interface ChatbotsTable {
+  id: string
+  organization_id: string
+  name: string
+  url: string
+  /** The `whsec_` secret, encrypted (lib/sealed.ts). */
+  secret_key: string
+  active: number
+  created: number
+  updated: number
+}
+
+export interface CasesTable {
+  id: string
+  organization_id: string
+  user_id: string
+  topic_id: number
+  status: string
+  chatbot_id: string | null
+  agent_account_id: string | null
+  room_id: string
+  first_message: string
+  handover_summary: Generated<string>
+  created: number
+  updated: number
+  closed_time: number | null
+  closed_by: string | null
+}
+
+export interface DeliveriesTable {
+  id: string
+  case_id: string
+  chatbot_id: string
+  message_id: string
+  status: string
+  attempts: Generated<number>
+  next_attempt_at: number
+  created: number
+  updated: number
+}
+
 export interface Schema {
   organizations: OrganizationsTable
   server_keys: ServerKeysTable
@@ -117,4 +169,8 @@ export interface Schema {
   rooms: RoomsTable
   room_participants: RoomParticipantsTable
   messages: MessagesTable
+  topics: TopicsTable
+  chatbots: ChatbotsTable
+  cases: CasesTable
+  deliveries: DeliveriesTable
 }

@@ -1,5 +1,8 @@
-import type { Insertable, Kysely } from 'kysely'
+import type { Insertable, Kysely, Selectable } from 'kysely'
+import { newID } from '../../lib/ids.js'
 import type { MessagesTable, Schema } from '../../storage/schema.js'
+import { nextMessageCreated } from '../rooms/rooms.repository.js'
+import { NO_QUOTE, type Quote } from './message.js'
 
 export const findBySenderLocalID = (db: Kysely<Schema>, senderID: string, localID: string) =>
   db
@@ -14,7 +17,7 @@ export async function insertMessage(db: Kysely<Schema>, row: Insertable<Messages
   const inserted = await db
     .insertInto('messages')
     .values(row)
-    .onConflict((c) => c.columns(['sender_id', 'local_id']).doNothing())
+    .onConflict((c) => c.columns(['sender_id', 'local_id', 'room_id']).doNothing())
     .returning('id')
     .executeTakeFirst()
   return inserted !== undefined
@@ -73,3 +76,40 @@ export const markDeleted = (db: Kysely<Schema>, ids: readonly string[], now: num
     .set({ is_deleted: 1, body: '', data: '{}', updated: now })
     .where('id', 'in', ids)
     .execute()
+
+export interface NewMessage {
+  roomID: string
+  senderID: string
+  localID: string
+  type: number
+  body: string
+  data: Record<string, unknown>
+  quote?: Quote | undefined
+  replyTo?: string | undefined
+  now: number
+}
+
+/**
+ * Stores a message in its room, inside the caller's transaction: `created` = max(now, previous + 1)
+ * for the room. Undefined when (sender, localID, room) is taken: a retry.
+ */
+export async function storeMessage(
+  db: Kysely<Schema>,
+  message: NewMessage,
+): Promise<Selectable<MessagesTable> | undefined> {
+  const row: Selectable<MessagesTable> = {
+    id: newID(),
+    room_id: message.roomID,
+    sender_id: message.senderID,
+    local_id: message.localID,
+    type: message.type,
+    body: message.body,
+    data: JSON.stringify(message.data),
+    quote: JSON.stringify(message.quote ?? NO_QUOTE),
+    reply_to: message.replyTo ?? null,
+    created: await nextMessageCreated(db, message.roomID, message.now),
+    updated: message.now,
+    is_deleted: 0,
+  }
+  return (await insertMessage(db, row)) ? row : undefined
+}

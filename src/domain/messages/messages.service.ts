@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
-import { newID } from '../../lib/ids.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { MessagesTable } from '../../storage/schema.js'
@@ -15,15 +14,15 @@ import {
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { UsersService } from '../users/users.service.js'
-import { type Message, NO_QUOTE, type Quote, toMessage } from './message.js'
+import { type Message, type Quote, toMessage } from './message.js'
 import { checkContent } from './message-types.js'
 import {
   findBySenderLocalID,
   findMessages,
-  insertMessage,
   lastMessagesOfUser,
   listPage,
   markDeleted,
+  storeMessage,
   unreadCounts,
 } from './messages.repository.js'
 
@@ -70,31 +69,26 @@ export class MessagesService {
     const access = await this.rooms.forSend(client, input)
     if (input.replyTo) await this.requireInRoom(input.replyTo, access.room.id)
     const now = this.clock.now()
-    const row = await this.database.transaction(async (trx) => {
-      const candidate: Selectable<MessagesTable> = {
-        id: newID(),
-        room_id: access.room.id,
-        sender_id: client.userID,
-        local_id: input.localID,
+    const row = await this.database.transaction((trx) =>
+      storeMessage(trx, {
+        roomID: access.room.id,
+        senderID: client.userID,
+        localID: input.localID,
         type: content.type,
         body: content.body,
-        data: JSON.stringify(content.data),
-        quote: JSON.stringify(input.quote ?? NO_QUOTE),
-        reply_to: input.replyTo ?? null,
-        created: await nextMessageCreated(trx, access.room.id, now),
-        updated: now,
-        is_deleted: 0,
-      }
-      return (await insertMessage(trx, candidate)) ? candidate : undefined
-    })
+        data: content.data,
+        quote: input.quote,
+        replyTo: input.replyTo,
+        now,
+      }),
+    )
     if (!row) {
       // A concurrent send with the same localID won: answer with its message, announce nothing.
       const winner = await findBySenderLocalID(this.database.db, client.userID, input.localID)
       return this.view(client, winner as Selectable<MessagesTable>)
     }
-    const [message] = await this.toMessages(client, access, [row])
     // The sending device has it as its answer; every other socket of every participant gets it.
-    this.announce(access, 'chat/sendMessage', [message as Message], client.sessionID)
+    const [message] = await this.announceNew(client.organizationID, access, [row], client.sessionID)
     return message as Message
   }
 
@@ -113,7 +107,10 @@ export class MessagesService {
     const rows = await listPage(this.database.db, { ...page, limit: page.limit + 1 })
     const messages = rows.slice(0, page.limit)
     if (page.direction === 'before') messages.reverse()
-    return { messages: await this.toMessages(client, access, messages), hasMore: rows.length > page.limit }
+    return {
+      messages: await this.toMessages(client.organizationID, access, messages),
+      hasMore: rows.length > page.limit,
+    }
   }
 
   /** Every room of the user with its newest message and the count of unread messages. */
@@ -205,8 +202,20 @@ export class MessagesService {
         this.database.db,
         rows.map((r) => r.id),
       )
-      this.announce(fresh, 'chat/updateMessage', await this.toMessages(client, fresh, current))
+      this.announce(fresh, 'chat/updateMessage', await this.toMessages(client.organizationID, fresh, current))
     }
+  }
+
+  /** Announces messages just stored (by this module or by cases) to the room's participants. */
+  async announceNew(
+    organizationID: string,
+    access: RoomAccess,
+    rows: Selectable<MessagesTable>[],
+    exceptSessionID?: string,
+  ): Promise<Message[]> {
+    const messages = await this.toMessages(organizationID, access, rows)
+    this.announce(access, 'chat/sendMessage', messages, exceptSessionID)
+    return messages
   }
 
   private announce(
@@ -230,13 +239,13 @@ export class MessagesService {
   /** A stored message as the caller sees it now (for a retried send). */
   private async view(client: ClientIdentity, row: Selectable<MessagesTable>): Promise<Message> {
     const access = await this.rooms.access(client, row.room_id, { participantOnly: false })
-    const [message] = await this.toMessages(client, access, [row])
+    const [message] = await this.toMessages(client.organizationID, access, [row])
     return message as Message
   }
 
-  private async toMessages(client: ClientIdentity, access: RoomAccess, rows: Selectable<MessagesTable>[]) {
+  async toMessages(organizationID: string, access: RoomAccess, rows: Selectable<MessagesTable>[]) {
     const senders = await this.users.getMany(
-      client.organizationID,
+      organizationID,
       rows.map((row) => row.sender_id).filter(isUserID),
     )
     const context = { room: toRoomSummary(access.room), participants: access.participants, senders }

@@ -1,14 +1,7 @@
-import type { Kysely } from 'kysely'
-import type { Schema } from '../../storage/schema.js'
+import type { Insertable, Kysely } from 'kysely'
+import type { OrganizationsTable, Schema } from '../../storage/schema.js'
 
-export interface OrganizationRow {
-  id: string
-  name: string
-  created: number
-  updated: number
-}
-
-export const insertOrganization = (db: Kysely<Schema>, row: OrganizationRow) =>
+export const insertOrganization = (db: Kysely<Schema>, row: Insertable<OrganizationsTable>) =>
   db.insertInto('organizations').values(row).execute()
 
 export const findOrganization = (db: Kysely<Schema>, id: string) =>

@@ -2,6 +2,7 @@ import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { newID } from '../../lib/ids.js'
 import type { Database } from '../../storage/database.js'
+import { insertTopic } from '../topics/topics.repository.js'
 import { findOrganization, insertOrganization } from './organizations.repository.js'
 
 /** An organization: the customer, owner of users, keys, chatbots and agents. */
@@ -18,11 +19,27 @@ export class OrganizationsService {
     private readonly clock: Clock,
   ) {}
 
+  /** Creates the organization with its default topic. */
   async create(name: string): Promise<Organization> {
     const now = this.clock.now()
     const row = { id: newID(), name, created: now, updated: now }
-    await insertOrganization(this.database.db, row)
+    await this.database.transaction(async (trx) => {
+      await insertOrganization(trx, row)
+      await insertTopic(trx, {
+        organization_id: row.id,
+        name: 'General',
+        is_default: 1,
+        created: now,
+        updated: now,
+      })
+    })
     return { organizationID: row.id, name, created: now, updated: now }
+  }
+
+  /** How many open cases one visitor may have. */
+  async maxOpenCases(organizationID: string): Promise<number> {
+    const row = await findOrganization(this.database.db, organizationID)
+    return row?.max_open_cases ?? 1
   }
 
   /** Throws notFound when there is no such organization. */

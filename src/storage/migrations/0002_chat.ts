@@ -65,8 +65,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('updated', 'bigint', (c) => c.notNull())
     .addColumn('is_deleted', 'integer', (c) => c.notNull().defaultTo(0))
-    // A retried send (same sender, same localID) finds the stored message instead of adding one.
-    .addUniqueConstraint('messages_sender_local_id', ['sender_id', 'local_id'])
+    // A retried send (same sender, same localID, same room) finds the stored message instead of
+    // adding one; (sender, localID) also serves the lookup of a retry.
+    .addUniqueConstraint('messages_sender_local_id', ['sender_id', 'local_id', 'room_id'])
     .execute()
   await db.schema
     .createIndex('messages_room_created')

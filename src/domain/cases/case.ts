@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto'
+import type { Selectable } from 'kysely'
+import type { CasesTable } from '../../storage/schema.js'
+
+export type CaseStatus = 'bot' | 'queued' | 'assigned' | 'closed'
+export type ClosedBy = 'user' | 'agent' | 'chatbot' | 'system'
+
+/** The case object of the visitor API (DESIGN §7). The handover summary is for agents only. */
+export interface Case {
+  caseID: string
+  organizationID: string
+  userID: string
+  topicID: number
+  status: CaseStatus
+  chatbotID: string
+  agentAccountID: string
+  roomID: string
+  firstMessage: string
+  created: number
+  updated: number
+  closedTime: number | null
+  closedBy: ClosedBy | ''
+  isClosed: boolean
+}
+
+/**
+ * The state machine (DESIGN §7): the statuses a case may move to from each status. A case is born
+ * `bot` (an active chatbot exists) or `queued`; `closed` is final.
+ */
+export const TRANSITIONS: Record<CaseStatus, readonly CaseStatus[]> = {
+  bot: ['queued', 'assigned', 'closed'],
+  queued: ['assigned', 'closed'],
+  assigned: ['assigned', 'queued', 'closed'],
+  closed: [],
+}
+
+export const canMove = (from: CaseStatus, to: CaseStatus): boolean => TRANSITIONS[from].includes(to)
+
+export const OPEN_STATUSES: CaseStatus[] = ['bot', 'queued', 'assigned']
+
+/** 10 upper-case hex characters, e.g. `FBED34A1EF`. */
+export const newCaseID = (): string => randomBytes(5).toString('hex').toUpperCase()
+
+export function toCase(row: Selectable<CasesTable>): Case {
+  return {
+    caseID: row.id,
+    organizationID: row.organization_id,
+    userID: row.user_id,
+    topicID: row.topic_id,
+    status: row.status as CaseStatus,
+    chatbotID: row.chatbot_id ?? '',
+    agentAccountID: row.agent_account_id ?? '',
+    roomID: row.room_id,
+    firstMessage: row.first_message,
+    created: row.created,
+    updated: row.updated,
+    closedTime: row.closed_time,
+    closedBy: (row.closed_by ?? '') as ClosedBy | '',
+    isClosed: row.status === 'closed',
+  }
+}

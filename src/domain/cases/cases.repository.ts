@@ -1,0 +1,73 @@
+import type { Insertable, Kysely, Updateable } from 'kysely'
+import type { Dialect } from '../../storage/database.js'
+import type { CasesTable, Schema } from '../../storage/schema.js'
+import type { CaseStatus } from './case.js'
+
+export const insertCase = (db: Kysely<Schema>, row: Insertable<CasesTable>) =>
+  db.insertInto('cases').values(row).execute()
+
+/** The case; on PostgreSQL locked for the rest of the transaction, so a case's events run one at a time. */
+export const findCase = (
+  db: Kysely<Schema>,
+  id: string,
+  { lock = false, dialect = 'sqlite' as Dialect } = {},
+) =>
+  db
+    .selectFrom('cases')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(lock && dialect === 'postgres', (q) => q.forUpdate())
+    .executeTakeFirst()
+
+export const listCasesOfUser = (db: Kysely<Schema>, userID: string) =>
+  db
+    .selectFrom('cases')
+    .selectAll()
+    .where('user_id', '=', userID)
+    .orderBy('created', 'desc')
+    .orderBy('id')
+    .execute()
+
+export async function countOpenCases(
+  db: Kysely<Schema>,
+  organizationID: string,
+  userID: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('cases')
+    .select((eb) => eb.fn.countAll<number>().as('open'))
+    .where('organization_id', '=', organizationID)
+    .where('user_id', '=', userID)
+    .where('status', '<>', 'closed')
+    .executeTakeFirstOrThrow()
+  return Number(row.open)
+}
+
+/**
+ * Serialises a visitor's case creations on PostgreSQL (a row lock on the user), so the
+ * open-case limit holds under concurrent requests. SQLite has one writer anyway.
+ */
+export async function lockVisitor(db: Kysely<Schema>, userID: string, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres')
+    await db.selectFrom('users').select('id').where('id', '=', userID).forUpdate().execute()
+}
+
+/** Moves the case from `from` (only) with `changes`; undefined when it was no longer in `from`. */
+export const moveCase = (db: Kysely<Schema>, id: string, from: CaseStatus, changes: Updateable<CasesTable>) =>
+  db
+    .updateTable('cases')
+    .set(changes)
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .returningAll()
+    .executeTakeFirst()
+
+export const botCasesOf = (db: Kysely<Schema>, chatbotIDs: readonly string[]) =>
+  chatbotIDs.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('cases')
+        .select('id')
+        .where('chatbot_id', 'in', chatbotIDs)
+        .where('status', '=', 'bot')
+        .execute()

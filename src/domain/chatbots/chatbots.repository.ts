@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely'
+import type { ChatbotsTable, Schema } from '../../storage/schema.js'
+
+export const insertChatbot = (db: Kysely<Schema>, row: ChatbotsTable) =>
+  db.insertInto('chatbots').values(row).execute()
+
+export const findChatbot = (db: Kysely<Schema>, id: string) =>
+  db.selectFrom('chatbots').selectAll().where('id', '=', id).executeTakeFirst()
+
+export const findActiveChatbot = (db: Kysely<Schema>, organizationID: string) =>
+  db
+    .selectFrom('chatbots')
+    .selectAll()
+    .where('organization_id', '=', organizationID)
+    .where('active', '=', 1)
+    .executeTakeFirst()
+
+export const updateChatbot = (
+  db: Kysely<Schema>,
+  id: string,
+  changes: Partial<Pick<ChatbotsTable, 'secret_key' | 'active' | 'name' | 'url' | 'updated'>>,
+) => db.updateTable('chatbots').set(changes).where('id', '=', id).execute()
+
+/** Deactivates the organization's active chatbots other than `exceptID`; returns their IDs. */
+export async function deactivateOthers(
+  db: Kysely<Schema>,
+  organizationID: string,
+  exceptID: string,
+  now: number,
+) {
+  const rows = await db
+    .updateTable('chatbots')
+    .set({ active: 0, updated: now })
+    .where('organization_id', '=', organizationID)
+    .where('active', '=', 1)
+    .where('id', '<>', exceptID)
+    .returning('id')
+    .execute()
+  return rows.map((row) => row.id)
+}

@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto'
+import type { Selectable } from 'kysely'
+import { AppError } from '../../errors/app-error.js'
+import type { Clock } from '../../lib/clock.js'
+import { newID } from '../../lib/ids.js'
+import type { Sealer } from '../../lib/sealed.js'
+import { hashesEqual, hashSecret } from '../../lib/secrets.js'
+import { TTLCache } from '../../lib/ttl-cache.js'
+import type { Database } from '../../storage/database.js'
+import type { ChatbotsTable } from '../../storage/schema.js'
+import type { OrganizationsService } from '../organizations/organizations.service.js'
+import {
+  deactivateOthers,
+  findActiveChatbot,
+  findChatbot,
+  insertChatbot,
+  updateChatbot,
+} from './chatbots.repository.js'
+
+export interface Chatbot {
+  chatbotID: string
+  organizationID: string
+  name: string
+  url: string
+  active: boolean
+  created: number
+  updated: number
+}
+
+/** What the chatbot dashboard (and the CLI) shows: the secret key and the webhook URL too. */
+export interface ChatbotDetails extends Chatbot {
+  secretKey: string
+  webhookURL: string
+}
+
+/** How long a chatbot read from storage is trusted (a rotated key or deactivation counts within it). */
+export const CHATBOT_CACHE_MS = 1000
+
+/** `whsec_` + base64 of 32 random bytes: the Secret-Key both ways, and the signing secret. */
+export const newSecretKey = () => `whsec_${randomBytes(32).toString('base64')}`
+
+const SECRET_KEY_ERROR = 'secret key is invalid'
+
+const toChatbot = (row: Selectable<ChatbotsTable>): Chatbot => ({
+  chatbotID: row.id,
+  organizationID: row.organization_id,
+  name: row.name,
+  url: row.url,
+  active: row.active === 1,
+  created: row.created,
+  updated: row.updated,
+})
+
+/**
+ * Custom chatbots. At most one per organization is active: it answers new cases. Deactivating one
+ * hands its cases over to agents (through `onDeactivated`, wired to the cases module).
+ */
+export class ChatbotsService {
+  /** Set by the wiring: hands the cases of deactivated chatbots over. */
+  onDeactivated: (chatbotIDs: string[]) => Promise<void> = async () => {}
+  private readonly cache: TTLCache<string, { chatbot: Chatbot; secretKey: string } | undefined>
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly sealer: Sealer,
+    private readonly organizations: OrganizationsService,
+    private readonly publicURL: string,
+  ) {
+    this.cache = new TTLCache(clock, CHATBOT_CACHE_MS, async (id) => {
+      const row = await findChatbot(database.db, id)
+      return row && { chatbot: toChatbot(row), secretKey: this.sealer.open(row.secret_key) }
+    })
+  }
+
+  async create(organizationID: string, input: { name: string; url: string }): Promise<ChatbotDetails> {
+    await this.organizations.get(organizationID)
+    const now = this.clock.now()
+    const secretKey = newSecretKey()
+    const id = newID()
+    await this.database.transaction(async (trx) => {
+      const active = (await findActiveChatbot(trx, organizationID)) ? 0 : 1
+      await insertChatbot(trx, {
+        id,
+        organization_id: organizationID,
+        name: input.name,
+        url: input.url,
+        secret_key: this.sealer.seal(secretKey),
+        active,
+        created: now,
+        updated: now,
+      })
+    })
+    return this.show(id)
+  }
+
+  async show(chatbotID: string): Promise<ChatbotDetails> {
+    const row = await findChatbot(this.database.db, chatbotID)
+    if (!row) throw new AppError('notFound', `Chatbot ${chatbotID} not found`)
+    return {
+      ...toChatbot(row),
+      secretKey: this.sealer.open(row.secret_key),
+      webhookURL: `${this.publicURL}/api/visitor/v1/webhook/chatbot/custom/${row.organization_id}/${row.id}`,
+    }
+  }
+
+  async rotateSecret(chatbotID: string): Promise<ChatbotDetails> {
+    await this.show(chatbotID)
+    await updateChatbot(this.database.db, chatbotID, {
+      secret_key: this.sealer.seal(newSecretKey()),
+      updated: this.clock.now(),
+    })
+    this.cache.delete(chatbotID)
+    return this.show(chatbotID)
+  }
+
+  /** Makes this the organization's active chatbot; the one active before is deactivated. */
+  async activate(chatbotID: string): Promise<ChatbotDetails> {
+    const { organizationID } = await this.show(chatbotID)
+    const now = this.clock.now()
+    const replaced = await this.database.transaction(async (trx) => {
+      const others = await deactivateOthers(trx, organizationID, chatbotID, now)
+      await updateChatbot(trx, chatbotID, { active: 1, updated: now })
+      return others
+    })
+    for (const id of [chatbotID, ...replaced]) this.cache.delete(id)
+    await this.onDeactivated(replaced)
+    return this.show(chatbotID)
+  }
+
+  async deactivate(chatbotID: string): Promise<ChatbotDetails> {
+    await this.show(chatbotID)
+    await updateChatbot(this.database.db, chatbotID, { active: 0, updated: this.clock.now() })
+    this.cache.delete(chatbotID)
+    await this.onDeactivated([chatbotID])
+    return this.show(chatbotID)
+  }
+
+  /** The organization's active chatbot, if any. */
+  async active(organizationID: string): Promise<Chatbot | undefined> {
+    const row = await findActiveChatbot(this.database.db, organizationID)
+    return row && toChatbot(row)
+  }
+
+  /**
+   * The chatbot a webhook call speaks for. Unknown organization or chatbot, inactive chatbot and
+   * wrong key are one answer (never say which); the key is compared in constant time.
+   */
+  async authenticate(
+    organizationID: string,
+    chatbotID: string,
+    secretKey: string | undefined,
+  ): Promise<Chatbot> {
+    const known = await this.cache.get(chatbotID)
+    const matches = hashesEqual(hashSecret(secretKey ?? ''), hashSecret(known?.secretKey ?? newSecretKey()))
+    if (!known || !matches || !known.chatbot.active || known.chatbot.organizationID !== organizationID) {
+      throw new AppError('invalidToken', SECRET_KEY_ERROR)
+    }
+    return known.chatbot
+  }
+}

@@ -1,0 +1,51 @@
+import type { Selectable } from 'kysely'
+import { AppError } from '../../errors/app-error.js'
+import type { Clock } from '../../lib/clock.js'
+import type { Database } from '../../storage/database.js'
+import type { TopicsTable } from '../../storage/schema.js'
+import { findDefaultTopic, findTopic, insertTopic, listTopics } from './topics.repository.js'
+
+/** A topic: a queue of cases with its agents. Each organization has a default one. */
+export interface Topic {
+  topicID: number
+  name: string
+  isDefault: boolean
+}
+
+const toTopic = (row: Selectable<TopicsTable>): Topic => ({
+  topicID: row.id,
+  name: row.name,
+  isDefault: row.is_default === 1,
+})
+
+export class TopicsService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(organizationID: string, name: string, { isDefault = false } = {}): Promise<Topic> {
+    const now = this.clock.now()
+    const row = await insertTopic(this.database.db, {
+      organization_id: organizationID,
+      name,
+      is_default: isDefault ? 1 : 0,
+      created: now,
+      updated: now,
+    })
+    return toTopic(row)
+  }
+
+  async list(organizationID: string): Promise<Topic[]> {
+    return (await listTopics(this.database.db, organizationID)).map(toTopic)
+  }
+
+  /** The topic, or the organization's default one when `topicID` is absent or 0. */
+  async resolve(organizationID: string, topicID: number | undefined): Promise<Topic> {
+    const row = topicID
+      ? await findTopic(this.database.db, organizationID, topicID)
+      : await findDefaultTopic(this.database.db, organizationID)
+    if (!row) throw new AppError('notFound', `Topic ${topicID} not found`)
+    return toTopic(row)
+  }
+}
