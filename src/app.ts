@@ -5,6 +5,8 @@ import { authAPI } from './api/auth/index.js'
 import { chatAPI } from './api/chat/index.js'
 import { opsAPI } from './api/ops/health.js'
 import { serverAPI } from './api/server/index.js'
+import { visitorAPI } from './api/visitor/index.js'
+import { webhookAPI } from './api/webhook/index.js'
 import type { Config } from './config/config.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
 import { useCORS } from './http/cors.js'
@@ -54,7 +56,7 @@ export async function buildApp(options: AppOptions) {
   })
   // Without Redis, one instance: events and presence stay in the process.
   const hub = config.redisURL ? new RedisHub(config.redisURL, app.log) : new LocalHub()
-  const services = createServices({ database, clock, masterKey, hub })
+  const services = createServices({ database, clock, masterKey, hub, publicURL: config.publicURL })
   const presence = new Presence(
     config.redisURL ? new RedisPresence(config.redisURL) : new LocalPresence(),
     {
@@ -81,6 +83,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(serverAPI)
   await app.register(authAPI)
   await app.register(chatAPI)
+  await app.register(visitorAPI)
+  await app.register(webhookAPI)
   await app.register(gateway, { presence, ...GATEWAY_DEFAULTS, ...options.realtime })
   return app
 }

@@ -1,3 +1,5 @@
+import { CasesService } from './domain/cases/cases.service.js'
+import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
 import { MessagesService } from './domain/messages/messages.service.js'
 import { OrganizationsService } from './domain/organizations/organizations.service.js'
 import { RoomsService } from './domain/rooms/rooms.service.js'
@@ -5,14 +7,19 @@ import { ServerKeysService } from './domain/server-keys/server-keys.service.js'
 import { AccessTokens } from './domain/sessions/access-tokens.js'
 import { SessionsService } from './domain/sessions/sessions.service.js'
 import { TicketsService } from './domain/tickets/tickets.service.js'
+import { TopicsService } from './domain/topics/topics.service.js'
 import { UsersService } from './domain/users/users.service.js'
 import type { Clock } from './lib/clock.js'
+import { Sealer } from './lib/sealed.js'
 import { type Hub, LocalHub } from './realtime/hub.js'
 import type { Database } from './storage/database.js'
 
 /** The domain, wired once: what HTTP routes, WebSocket handlers and the CLI call. */
 export interface Services {
   hub: Hub
+  topics: TopicsService
+  chatbots: ChatbotsService
+  cases: CasesService
   organizations: OrganizationsService
   serverKeys: ServerKeysService
   tickets: TicketsService
@@ -26,22 +33,44 @@ export interface Dependencies {
   database: Database
   clock: Clock
   masterKey: Buffer
+  /** Where Parley is reached from outside (webhook URLs shown for chatbots). */
+  publicURL: string
   /** Where events go; in-process unless given. */
   hub?: Hub
 }
 
-export function createServices({ database, clock, masterKey, hub = new LocalHub() }: Dependencies): Services {
+export function createServices({
+  database,
+  clock,
+  masterKey,
+  publicURL,
+  hub = new LocalHub(),
+}: Dependencies): Services {
   const organizations = new OrganizationsService(database, clock)
   const users = new UsersService(database)
   const rooms = new RoomsService(database, clock, users, hub)
+  const messages = new MessagesService(database, clock, users, rooms, hub)
+  const topics = new TopicsService(database, clock)
+  const chatbots = new ChatbotsService(
+    database,
+    clock,
+    new Sealer(masterKey, 'chatbot-secret'),
+    organizations,
+    publicURL,
+  )
+  const cases = new CasesService({ database, clock, hub, rooms, messages, topics, chatbots, organizations })
+  chatbots.onDeactivated = (chatbotIDs) => cases.handOverFromChatbots(chatbotIDs)
   return {
     hub,
+    topics,
+    chatbots,
+    cases,
     organizations,
     serverKeys: new ServerKeysService(database, clock, organizations),
     tickets: new TicketsService(database, clock),
     users,
     sessions: new SessionsService(database, clock, new AccessTokens(masterKey, clock), users, hub),
     rooms,
-    messages: new MessagesService(database, clock, users, rooms, hub),
+    messages,
   }
 }

@@ -31,4 +31,37 @@ export const commands: Record<string, Command> = {
       return { serverKeyID: o.id, revoked: true }
     },
   },
+  'topic create': {
+    usage: 'topic create --org ORGANIZATION_ID --name NAME',
+    options: ['org', 'name'],
+    run: async (s, o) => {
+      await s.organizations.get(o.org as string)
+      return s.topics.create(o.org as string, o.name as string)
+    },
+  },
+  'chatbot create': {
+    usage: 'chatbot create --org ORGANIZATION_ID --name NAME --url URL',
+    options: ['org', 'name', 'url'],
+    run: async (s, o) => s.chatbots.create(o.org as string, { name: o.name as string, url: o.url as string }),
+  },
+  'chatbot show': {
+    usage: 'chatbot show --id CHATBOT_ID',
+    options: ['id'],
+    run: async (s, o) => s.chatbots.show(o.id as string),
+  },
+  'chatbot rotate-secret': {
+    usage: 'chatbot rotate-secret --id CHATBOT_ID',
+    options: ['id'],
+    run: async (s, o) => s.chatbots.rotateSecret(o.id as string),
+  },
+  'chatbot activate': {
+    usage: 'chatbot activate --id CHATBOT_ID',
+    options: ['id'],
+    run: async (s, o) => s.chatbots.activate(o.id as string),
+  },
+  'chatbot deactivate': {
+    usage: 'chatbot deactivate --id CHATBOT_ID',
+    options: ['id'],
+    run: async (s, o) => s.chatbots.deactivate(o.id as string),
+  },
 }

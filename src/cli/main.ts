@@ -34,6 +34,7 @@ function parse(argv: string[]): {
       name: { type: 'string' },
       org: { type: 'string' },
       id: { type: 'string' },
+      url: { type: 'string' },
     },
   })
   const { json = false, ...options } = values
@@ -73,7 +74,12 @@ async function main(argv: string[]): Promise<number> {
       print({ migrated: true }, parsed.json)
       return 0
     }
-    const services = createServices({ database, clock: systemClock, masterKey: loadMasterKey(config) })
+    const services = createServices({
+      database,
+      clock: systemClock,
+      masterKey: loadMasterKey(config),
+      publicURL: config.publicURL,
+    })
     print(await parsed.command.run(services, parsed.options), parsed.json)
     return 0
   } catch (error) {

@@ -59,3 +59,36 @@ export function toCase(row: Selectable<CasesTable>): Case {
     isClosed: row.status === 'closed',
   }
 }
+
+/** A visitor's message as the visitor API sends it (`messageType` + one part), in chat terms. */
+export interface VisitorMessage {
+  messageType: 'text' | 'image' | 'video' | 'file'
+  text?: { body?: string | undefined } | undefined
+  image?: { url?: string | undefined; caption?: string | undefined } | undefined
+  video?: { url?: string | undefined; caption?: string | undefined } | undefined
+  file?: { url?: string | undefined; fileName?: string | undefined; caption?: string | undefined } | undefined
+}
+
+export function visitorContent(message: VisitorMessage): {
+  type: number
+  body: string
+  data: Record<string, unknown>
+} {
+  switch (message.messageType) {
+    case 'text':
+      return { type: 1001, body: message.text?.body ?? '', data: {} }
+    case 'image':
+    case 'video':
+      return {
+        type: message.messageType === 'image' ? 1002 : 1003,
+        body: message[message.messageType]?.caption ?? '',
+        data: { url: message[message.messageType]?.url ?? '' },
+      }
+    case 'file':
+      return {
+        type: 1004,
+        body: message.file?.caption ?? '',
+        data: { url: message.file?.url ?? '', fileName: message.file?.fileName ?? '' },
+      }
+  }
+}

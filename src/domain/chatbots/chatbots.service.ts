@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { Selectable } from 'kysely'
-import { AppError } from '../../errors/app-error.js'
+import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
+import { isHTTPURL } from '../../lib/formats.js'
 import { newID } from '../../lib/ids.js'
 import type { Sealer } from '../../lib/sealed.js'
 import { hashesEqual, hashSecret } from '../../lib/secrets.js'
@@ -75,6 +76,7 @@ export class ChatbotsService {
 
   async create(organizationID: string, input: { name: string; url: string }): Promise<ChatbotDetails> {
     await this.organizations.get(organizationID)
+    if (!isHTTPURL(input.url)) throw paramError('url', 'is invalid')
     const now = this.clock.now()
     const secretKey = newSecretKey()
     const id = newID()

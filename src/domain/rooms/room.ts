@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely'
 import type { RoomParticipantsTable, RoomsTable } from '../../storage/schema.js'
 
-export const RoomType = { personal: 1, group: 2 } as const
+/** 1 personal, 2 group, 3 a support case's room (the visitor, the chatbot, agents). */
+export const RoomType = { personal: 1, group: 2, case: 3 } as const
 
 /** The room as embedded in a message. */
 export interface RoomSummary {

@@ -127,6 +127,13 @@ export class RoomsService {
     return this.access(client, roomID)
   }
 
+  /** The room and its participants, without access checks (for domain code that already checked). */
+  async snapshot(roomID: string): Promise<RoomAccess> {
+    const room = await findRoom(this.database.db, roomID)
+    if (!room) throw new AppError('notFound', `Room ${roomID} not found`)
+    return { room, participants: await findParticipants(this.database.db, roomID) }
+  }
+
   /** The room and its participants, if the caller may see it and is in it. */
   async access(client: ClientIdentity, roomID: string, { participantOnly = true } = {}): Promise<RoomAccess> {
     const room = await findRoom(this.database.db, roomID)

@@ -1,0 +1,125 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { visitorContent } from '../../domain/cases/case.js'
+import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
+import { success } from '../../http/envelope.js'
+import { optionalInteger, params, requiredChoice, requiredID, requiredText } from '../../http/params.js'
+import type { ZodTypeProvider } from '../../http/validation.js'
+import { requireClient } from '../auth/bearer.js'
+import { messageShape } from '../chat/shapes.js'
+
+const PREFIX = '/api/visitor/v1/client'
+
+const part = (keys: string[]) => (name: string) => {
+  const error = `Param '${name}' must be an object of strings`
+  return z
+    .object(
+      Object.fromEntries(keys.map((key) => [key, z.string({ error }).max(20_000, { error }).optional()])),
+      { error },
+    )
+    .optional()
+}
+
+const createCase = params({
+  topicID: optionalInteger({
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    fallback: 0,
+    description: 'Absent or 0: the default topic.',
+  }),
+  message: requiredText({ max: 20_000, description: "The visitor's first message." }),
+})
+const caseRequest = params({ id: requiredID('The caseID.') })
+const sendMessage = params({
+  id: requiredID('The caseID.'),
+  localID: requiredText({ max: 128 }),
+  messageType: requiredChoice(['text', 'image', 'video', 'file']),
+  text: part(['body']),
+  image: part(['url', 'caption']),
+  video: part(['url', 'caption']),
+  file: part(['url', 'fileName', 'caption']),
+})
+const empty = params({})
+
+const caseShape = z.object({
+  caseID: z.string(),
+  organizationID: z.string(),
+  userID: z.string(),
+  topicID: z.number().int(),
+  status: z.enum(['bot', 'queued', 'assigned', 'closed']),
+  chatbotID: z.string(),
+  agentAccountID: z.string(),
+  roomID: z.string(),
+  firstMessage: z.string(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  closedTime: z.number().int().nullable(),
+  closedBy: z.enum(['user', 'agent', 'chatbot', 'system', '']),
+  isClosed: z.boolean(),
+})
+const errors = {
+  404: errorEnvelope('40401: no such case (or topic) of yours', {
+    status: 404,
+    code: '40401',
+    message: 'case not found',
+  }),
+  409: errorEnvelope('40901: too many open cases, or the case is closed', {
+    status: 409,
+    code: '40901',
+    message: 'too many open cases',
+  }),
+}
+
+/**
+ * The visitor API (DESIGN §7): topics and the visitor's own support cases. The case's messages
+ * are also in its room, readable with the chat API and delivered over /connect.
+ */
+export async function visitorAPI(fastify: FastifyInstance): Promise<void> {
+  fastify.addHook('onRequest', requireClient)
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+  const { cases, topics } = app.services
+  const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
+    schema: { summary, tags: ['visitor'], body, response: { 200: successEnvelope(data), ...errors } },
+  })
+  const oneCase = z.object({ case: caseShape })
+
+  app.post(
+    `${PREFIX}/topic/get_list`,
+    describe(
+      'Topics of your organization',
+      empty,
+      z.object({ topics: z.array(z.object({ topicID: z.number(), name: z.string() })) }),
+    ),
+    async (r) =>
+      success({
+        topics: (await topics.list(r.client.organizationID)).map(({ topicID, name }) => ({ topicID, name })),
+      }),
+  )
+  app.post(`${PREFIX}/case/create`, describe('Open a support case', createCase, oneCase), async (r) =>
+    success({
+      case: await cases.create(r.client, { topicID: r.body.topicID || undefined, message: r.body.message }),
+    }),
+  )
+  app.post(
+    `${PREFIX}/case/get_list`,
+    describe('Your cases, newest first', empty, z.object({ cases: z.array(caseShape) })),
+    async (r) => success({ cases: await cases.list(r.client) }),
+  )
+  app.post(`${PREFIX}/case/get_by_id`, describe('One of your cases', caseRequest, oneCase), async (r) =>
+    success({ case: await cases.get(r.client, r.body.id) }),
+  )
+  app.post(
+    `${PREFIX}/case/send_message`,
+    describe('Write in your case (idempotent on localID)', sendMessage, z.object({ message: messageShape })),
+    async (r) =>
+      success({
+        message: await cases.sendMessage(r.client, r.body.id, {
+          localID: r.body.localID,
+          content: visitorContent(r.body),
+        }),
+      }),
+  )
+  app.post(`${PREFIX}/case/close`, describe('Close your case', caseRequest, oneCase), async (r) =>
+    success({ case: await cases.close(r.client, r.body.id) }),
+  )
+}

@@ -1,0 +1,110 @@
+import { MAX_BODY_CHARACTERS, type MessageContent, MessageType } from '../../domain/messages/message-types.js'
+import { AppError } from '../../errors/app-error.js'
+import { isHTTPURL } from '../../lib/formats.js'
+
+// The chatbot webhook's payloads (spec §2.4, §4.2; DESIGN §8), checked with the plain-text reasons
+// chatbots of the product family expect.
+
+export type WebhookEvent =
+  | { caseID: string; eventType: 'messages'; messages: { localID?: string; content: MessageContent }[] }
+  | { caseID: string; eventType: 'handover_case'; topicID?: number; agentEmail?: string; summary?: string }
+  | { caseID: string; eventType: 'close_case'; sendClosingMessage: boolean }
+
+export const MAX_MESSAGES = 50
+
+const reject = (reason: string) => new AppError('invalidParam', reason)
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+const text = (value: unknown) => (typeof value === 'string' ? value : '')
+const tooLong = (value: string) => [...value].length > MAX_BODY_CHARACTERS
+
+/** A media part (`image`, `video`, `document`): its url, checked, and caption. */
+function media(part: unknown): { url: string; caption: string; filename: string } {
+  const item = isObject(part) ? part : {}
+  const url = text(item.url).trim()
+  if (url === '') throw reject('url is required')
+  if (!isHTTPURL(url)) throw reject('url is invalid')
+  const caption = text(item.caption)
+  if (tooLong(caption)) throw reject('text body is too long')
+  return { url, caption, filename: text(item.filename) }
+}
+
+/** One bot message as stored (DESIGN §5's table); `customData` is kept in `data.customData`. */
+function message(item: unknown): { localID?: string; content: MessageContent } {
+  if (!isObject(item) || item.type === undefined || item.type === null || item.type === '') {
+    throw reject('message type is required')
+  }
+  const extra = item.customData === undefined ? {} : { customData: item.customData }
+  const localID =
+    typeof item.localID === 'string' || typeof item.localID === 'number' ? String(item.localID) : undefined
+  const content = ((): MessageContent => {
+    switch (item.type) {
+      case 'text': {
+        const body = isObject(item.text) ? text(item.text.body) : ''
+        if (body.trim() === '') throw reject('text body is required')
+        if (tooLong(body)) throw reject('text body is too long')
+        return { type: MessageType.text, body, data: extra }
+      }
+      case 'image': {
+        const { url, caption } = media(item.image)
+        return { type: MessageType.image, body: caption, data: { url, ...extra } }
+      }
+      case 'video': {
+        // Some bots written against the family's doc send the video under `image`.
+        const { url, caption } = media(item.video ?? item.image)
+        return { type: MessageType.video, body: caption, data: { url, ...extra } }
+      }
+      case 'document': {
+        const { url, caption, filename } = media(item.document)
+        return { type: MessageType.file, body: caption, data: { url, fileName: filename, ...extra } }
+      }
+      default:
+        throw reject('message type is invalid')
+    }
+  })()
+  return localID === undefined ? { content } : { localID, content }
+}
+
+/** `3` and `"3"` are topic 3; absent, 0 and "" mean "the case's topic". */
+function topicID(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '' || value === 0 || value === '0') return undefined
+  const id =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d+$/.test(value)
+        ? Number(value)
+        : Number.NaN
+  if (!Number.isSafeInteger(id) || id < 0) throw reject('topic is invalid')
+  return id
+}
+
+export function parseWebhook(body: unknown): WebhookEvent {
+  if (!isObject(body)) throw reject('invalid request body')
+  const caseID = text(body.caseID).trim()
+  if (caseID === '') throw reject('case id is required')
+  const { eventType } = body
+  if (eventType === undefined || eventType === null || eventType === '')
+    throw reject('event type is required')
+  switch (eventType) {
+    case 'messages': {
+      if (!Array.isArray(body.messages) || body.messages.length === 0) throw reject('messages is required')
+      if (body.messages.length > MAX_MESSAGES) throw reject(`at most ${MAX_MESSAGES} messages are allowed`)
+      return { caseID, eventType: 'messages', messages: body.messages.map(message) }
+    }
+    case 'handover_case': {
+      const handover = isObject(body.handoverCase) ? body.handoverCase : {}
+      const event: WebhookEvent & { eventType: 'handover_case' } = { caseID, eventType: 'handover_case' }
+      const topic = topicID(handover.topicID)
+      if (topic !== undefined) event.topicID = topic
+      if (text(handover.agentEmail).trim()) event.agentEmail = text(handover.agentEmail).trim()
+      if (text(handover.chatbotHandoverSummary)) event.summary = text(handover.chatbotHandoverSummary)
+      return event
+    }
+    case 'close_case': {
+      const close = isObject(body.closeCase) ? body.closeCase : {}
+      return { caseID, eventType: 'close_case', sendClosingMessage: close.sendClosingMessage === true }
+    }
+    default:
+      throw reject('event type is invalid')
+  }
+}

@@ -1,0 +1,358 @@
+import type { Selectable, Transaction } from 'kysely'
+import { AppError } from '../../errors/app-error.js'
+import type { Clock } from '../../lib/clock.js'
+import { newID } from '../../lib/ids.js'
+import type { Hub } from '../../realtime/hub.js'
+import type { Database } from '../../storage/database.js'
+import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
+import type { Chatbot, ChatbotsService } from '../chatbots/chatbots.service.js'
+import { recordDelivery } from '../delivery/deliveries.repository.js'
+import type { Message } from '../messages/message.js'
+import { checkContent, type MessageContent, MessageType } from '../messages/message-types.js'
+import { findBySenderLocalID, storeMessage } from '../messages/messages.repository.js'
+import type { MessagesService } from '../messages/messages.service.js'
+import type { OrganizationsService } from '../organizations/organizations.service.js'
+import { RoomType } from '../rooms/room.js'
+import { addParticipants, insertRoom } from '../rooms/rooms.repository.js'
+import type { RoomsService } from '../rooms/rooms.service.js'
+import type { ClientIdentity } from '../sessions/access-tokens.js'
+import type { TopicsService } from '../topics/topics.service.js'
+import { type Case, type CaseStatus, type ClosedBy, canMove, newCaseID, toCase } from './case.js'
+import {
+  botCasesOf,
+  countOpenCases,
+  findCase,
+  insertCase,
+  listCasesOfUser,
+  lockVisitor,
+  moveCase,
+} from './cases.repository.js'
+
+type Trx = Transaction<Schema>
+type CaseRow = Selectable<CasesTable>
+
+/** What one event did: announced after its transaction commits. */
+interface Outcome {
+  row?: CaseRow | undefined
+  messages: Selectable<MessagesTable>[]
+  changed: boolean
+}
+
+export interface Dependencies {
+  database: Database
+  clock: Clock
+  hub: Hub
+  rooms: RoomsService
+  messages: MessagesService
+  topics: TopicsService
+  chatbots: ChatbotsService
+  organizations: OrganizationsService
+}
+
+const SYSTEM = 'system'
+export const CLOSING_MESSAGE = 'This conversation has been closed.'
+const chatbotSender = (chatbotID: string) => `chatbot:${chatbotID}`
+const caseNotFound = () => new AppError('notFound', 'case not found')
+const caseClosed = () => new AppError('conflict', 'case is closed')
+
+/**
+ * Support cases (DESIGN §7, §8): one room each, the state machine of case.ts, and the three
+ * chatbot events. Every change to one case is one transaction, run one at a time per case (in
+ * order of arrival here; a row lock orders them across instances), and adds a system message and a
+ * `case/update` event.
+ */
+export class CasesService {
+  private readonly queues = new Map<string, Promise<unknown>>()
+
+  constructor(private readonly deps: Dependencies) {}
+
+  // ---- the visitor's side
+
+  async create(
+    client: ClientIdentity,
+    input: { topicID?: number | undefined; message: string },
+  ): Promise<Case> {
+    const { organizations, topics, chatbots, database } = this.deps
+    const content = checkContent({ type: MessageType.text, body: input.message, data: {} })
+    const [maxOpen, topic, chatbot] = await Promise.all([
+      organizations.maxOpenCases(client.organizationID),
+      topics.resolve(client.organizationID, input.topicID),
+      chatbots.active(client.organizationID),
+    ])
+    const now = this.deps.clock.now()
+    const row: CaseRow = {
+      id: newCaseID(),
+      organization_id: client.organizationID,
+      user_id: client.userID,
+      topic_id: topic.topicID,
+      status: chatbot ? 'bot' : 'queued',
+      chatbot_id: chatbot?.chatbotID ?? null,
+      agent_account_id: null,
+      room_id: newID(),
+      first_message: content.body,
+      handover_summary: '',
+      created: now,
+      updated: now,
+      closed_time: null,
+      closed_by: null,
+    }
+    const outcome = await database.transaction(async (trx): Promise<Outcome> => {
+      await lockVisitor(trx, client.userID, database.dialect)
+      if ((await countOpenCases(trx, client.organizationID, client.userID)) >= maxOpen) {
+        throw new AppError('conflict', 'too many open cases')
+      }
+      const room = {
+        id: row.room_id,
+        organization_id: row.organization_id,
+        name: `Case ${row.id}`,
+        image_url: '',
+      }
+      await insertRoom(trx, { ...room, type: RoomType.case, created: now, updated: now })
+      await addParticipants(trx, row.room_id, [client.userID], now)
+      await insertCase(trx, row)
+      const opened = await this.systemMessage(trx, row, 'case/create', `Case ${row.id} opened`, now)
+      const first = await this.store(trx, row, client.userID, newID(), content, now)
+      return { row, messages: [opened, first].filter(isDefined), changed: true }
+    })
+    await this.announce(outcome)
+    return toCase(row)
+  }
+
+  async list(client: ClientIdentity): Promise<Case[]> {
+    return (await listCasesOfUser(this.deps.database.db, client.userID)).map(toCase)
+  }
+
+  async get(client: ClientIdentity, caseID: string): Promise<Case> {
+    return toCase(await this.ownCase(this.deps.database.db, client, caseID))
+  }
+
+  /** A visitor's message in their case; while a chatbot has the case, it is queued for delivery. */
+  async sendMessage(
+    client: ClientIdentity,
+    caseID: string,
+    input: { localID: string; content: MessageContent },
+  ): Promise<Message> {
+    const content = checkContent(input.content)
+    const outcome = await this.run(caseID, async (trx, now) => {
+      const row = await this.ownCase(trx, client, caseID, { lock: true })
+      if (row.status === 'closed') throw caseClosed()
+      const message = await this.store(trx, row, client.userID, input.localID, content, now)
+      return { row, messages: message ? [message] : [], changed: false }
+    })
+    const [announced] = await this.announce(outcome, client.sessionID)
+    if (announced) return announced
+    // A retry: the message was stored before.
+    const row = outcome.row as CaseRow
+    const stored = await findBySenderLocalID(this.deps.database.db, client.userID, input.localID)
+    const access = await this.deps.rooms.snapshot(row.room_id)
+    const [message] = await this.deps.messages.toMessages(row.organization_id, access, [
+      stored as Selectable<MessagesTable>,
+    ])
+    return message as Message
+  }
+
+  /** The visitor closes their case (closing a closed case changes nothing). */
+  async close(client: ClientIdentity, caseID: string): Promise<Case> {
+    const outcome = await this.run(caseID, async (trx, now) => {
+      const row = await this.ownCase(trx, client, caseID, { lock: true })
+      return this.closeCase(trx, row, 'user', now)
+    })
+    await this.announce(outcome)
+    return toCase(outcome.row as CaseRow)
+  }
+
+  // ---- the chatbot's side (the webhook)
+
+  /** `messages`: the chatbot answers; allowed while it has the case. Retried localIDs add nothing. */
+  async botMessages(
+    chatbot: Chatbot,
+    caseID: string,
+    messages: { localID?: string | undefined; content: MessageContent }[],
+  ) {
+    const contents = messages.map((m) => ({ ...m, content: checkContent(m.content) }))
+    const outcome = await this.run(caseID, async (trx, now) => {
+      const row = await this.botCase(trx, chatbot, caseID)
+      if (row.status === 'closed') throw caseClosed()
+      if (row.status !== 'bot') throw new AppError('conflict', 'case is not handled by the chatbot')
+      const stored: Selectable<MessagesTable>[] = []
+      for (const { localID, content } of contents) {
+        const message = await this.store(
+          trx,
+          row,
+          chatbotSender(chatbot.chatbotID),
+          localID ?? newID(),
+          content,
+          now,
+        )
+        if (message) stored.push(message)
+      }
+      return { row, messages: stored, changed: false }
+    })
+    await this.announce(outcome)
+  }
+
+  /** `handover_case`: to agents, in the given topic (or the case's). Repeating it changes nothing. */
+  async botHandover(
+    chatbot: Chatbot,
+    caseID: string,
+    handover: { topicID?: number | undefined; summary?: string | undefined },
+  ) {
+    const topic = handover.topicID ? await this.topicOf(chatbot.organizationID, handover.topicID) : undefined
+    const outcome = await this.run(caseID, async (trx, now) => {
+      const row = await this.botCase(trx, chatbot, caseID)
+      if (row.status === 'closed') throw caseClosed()
+      if (row.status !== 'bot') return { row, messages: [], changed: false }
+      return this.transition(trx, row, 'queued', now, {
+        changes: { topic_id: topic ?? row.topic_id, handover_summary: handover.summary ?? '' },
+        action: 'case/handover',
+        text: 'The chatbot handed the case over to an agent',
+      })
+    })
+    await this.announce(outcome)
+  }
+
+  /** `close_case`: allowed in any open state; closing a closed case changes nothing. */
+  async botClose(chatbot: Chatbot, caseID: string, { sendClosingMessage = false } = {}) {
+    const outcome = await this.run(caseID, async (trx, now) => {
+      const row = await this.botCase(trx, chatbot, caseID)
+      if (row.status === 'closed' || !sendClosingMessage) return this.closeCase(trx, row, 'chatbot', now)
+      const content = { type: MessageType.text, body: CLOSING_MESSAGE, data: {} }
+      const closing = await this.store(trx, row, chatbotSender(chatbot.chatbotID), newID(), content, now)
+      const closed = await this.closeCase(trx, row, 'chatbot', now)
+      return { ...closed, messages: [closing, ...closed.messages].filter(isDefined) }
+    })
+    await this.announce(outcome)
+  }
+
+  /** Hands the open bot cases of deactivated chatbots over to agents. */
+  async handOverFromChatbots(chatbotIDs: string[]): Promise<void> {
+    for (const { id } of await botCasesOf(this.deps.database.db, chatbotIDs)) {
+      const outcome = await this.run(id, async (trx, now) => {
+        const row = (await findCase(trx, id, { lock: true, dialect: this.deps.database.dialect })) as CaseRow
+        if (row.status !== 'bot') return { row, messages: [], changed: false }
+        return this.transition(trx, row, 'queued', now, {
+          changes: {},
+          action: 'case/handover',
+          text: 'The chatbot is no longer active; the case goes to an agent',
+        })
+      })
+      await this.announce(outcome)
+    }
+  }
+
+  // ---- the machinery
+
+  /** Runs one event of a case: after the case's earlier events, in one transaction. */
+  private run(caseID: string, work: (trx: Trx, now: number) => Promise<Outcome>): Promise<Outcome> {
+    const previous = this.queues.get(caseID) ?? Promise.resolve()
+    const next = previous
+      .catch(() => {})
+      .then(() => this.deps.database.transaction((trx) => work(trx, this.deps.clock.now())))
+    this.queues.set(caseID, next)
+    void next
+      .finally(() => {
+        if (this.queues.get(caseID) === next) this.queues.delete(caseID)
+      })
+      .catch(() => {})
+    return next
+  }
+
+  private async ownCase(
+    db: Trx | Database['db'],
+    client: ClientIdentity,
+    caseID: string,
+    { lock = false } = {},
+  ) {
+    const row = await findCase(db, caseID, { lock, dialect: this.deps.database.dialect })
+    if (!row || row.user_id !== client.userID || row.organization_id !== client.organizationID)
+      throw caseNotFound()
+    return row
+  }
+
+  /** The case, if it belongs to this chatbot (another organization's or chatbot's case does not exist). */
+  private async botCase(trx: Trx, chatbot: Chatbot, caseID: string) {
+    const row = await findCase(trx, caseID, { lock: true, dialect: this.deps.database.dialect })
+    if (!row || row.organization_id !== chatbot.organizationID || row.chatbot_id !== chatbot.chatbotID) {
+      throw caseNotFound()
+    }
+    return row
+  }
+
+  private async topicOf(organizationID: string, topicID: number): Promise<number> {
+    try {
+      return (await this.deps.topics.resolve(organizationID, topicID)).topicID
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'notFound')
+        throw new AppError('invalidParam', 'topic is invalid', 'topicID')
+      throw error
+    }
+  }
+
+  private closeCase(trx: Trx, row: CaseRow, closedBy: ClosedBy, now: number): Promise<Outcome> {
+    if (row.status === 'closed') return Promise.resolve({ row, messages: [], changed: false })
+    return this.transition(trx, row, 'closed', now, {
+      changes: { closed_time: now, closed_by: closedBy },
+      action: 'case/close',
+      text: `The case was closed by the ${closedBy === 'user' ? 'visitor' : closedBy}`,
+    })
+  }
+
+  /** Moves the case (only along the state table) and records why in a system message. */
+  private async transition(
+    trx: Trx,
+    row: CaseRow,
+    to: CaseStatus,
+    now: number,
+    step: { changes: Partial<CaseRow>; action: string; text: string },
+  ): Promise<Outcome> {
+    const from = row.status as CaseStatus
+    if (!canMove(from, to)) throw new AppError('conflict', `case cannot go from ${from} to ${to}`)
+    const moved = await moveCase(trx, row.id, from, { ...step.changes, status: to, updated: now })
+    if (!moved) throw new AppError('conflict', 'case changed meanwhile; try again')
+    const message = await this.systemMessage(trx, moved, step.action, step.text, now)
+    return { row: moved, messages: [message].filter(isDefined), changed: true }
+  }
+
+  private systemMessage(trx: Trx, row: CaseRow, action: string, text: string, now: number) {
+    const content = {
+      type: MessageType.system,
+      body: text,
+      data: { action, caseID: row.id, status: row.status },
+    }
+    return storeMessage(trx, { roomID: row.room_id, senderID: SYSTEM, localID: newID(), ...content, now })
+  }
+
+  /** Stores a message in the case's room; a visitor's message to a chatbot case is queued for it. */
+  private async store(
+    trx: Trx,
+    row: CaseRow,
+    senderID: string,
+    localID: string,
+    content: MessageContent,
+    now: number,
+  ) {
+    const message = await storeMessage(trx, { roomID: row.room_id, senderID, localID, ...content, now })
+    if (message && senderID === row.user_id && row.status === 'bot' && row.chatbot_id) {
+      await recordDelivery(trx, { caseID: row.id, chatbotID: row.chatbot_id, messageID: message.id, now })
+    }
+    return message
+  }
+
+  /** After the commit: the new messages to the room, and `case/update` to everyone in the case. */
+  private async announce(outcome: Outcome, exceptSessionID?: string): Promise<Message[]> {
+    const { row } = outcome
+    if (!row) return []
+    const access = await this.deps.rooms.snapshot(row.room_id)
+    const messages = await this.deps.messages.announceNew(
+      row.organization_id,
+      access,
+      outcome.messages,
+      exceptSessionID,
+    )
+    if (outcome.changed)
+      this.deps.hub.publish({ userIDs: [row.user_id] }, { eventName: 'case/update', data: toCase(row) })
+    return messages.filter((m) => m.user.userID === row.user_id)
+  }
+}
+
+const isDefined = <T>(value: T | undefined): value is T => value !== undefined
