@@ -2,6 +2,7 @@ import pg from 'pg'
 import { type Figures, load, printTable, startService } from './lib.js'
 import { benchRealtime, benchRealtimeBaseline, printRealtime } from './realtime.bench.js'
 import { benchTicket } from './ticket.bench.js'
+import { benchWebhook } from './webhook.bench.js'
 
 // `npm run bench`: each figure next to a baseline measured in the same run (a bare Fastify route
 // for HTTP, a bare ws relay for real time). BENCH_ONLY=http|realtime runs one part.
@@ -41,6 +42,7 @@ if (!only || only === 'http') {
   const rows: Figures[] = [baseline, await benchTicket('SQLite')]
   if (await postgresReachable()) rows.push(await benchTicket('PostgreSQL', postgresURL))
   else console.log(`PostgreSQL scenarios skipped: ${postgresURL} is not reachable`)
+  rows.push(await benchWebhook())
   console.log(`\nHTTP: ${rows.length} scenarios, 50 connections, ${process.env.BENCH_DURATION ?? 10} s each`)
   printTable(rows, baseline)
 }

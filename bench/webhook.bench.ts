@@ -1,0 +1,79 @@
+import { cli, type Figures, freshStorage, load, startService } from './lib.js'
+
+const CASES = 100
+
+/** Chatbot `messages` events on SQLite, spread over CASES open cases. */
+export async function benchWebhook(): Promise<Figures> {
+  const storage = await freshStorage()
+  const service = await startService(['dist/main.js'], storage.env)
+  try {
+    const { organizationID } = cli(['org', 'create', '--name', 'Bench'], storage.env)
+    const { serverKey } = cli(['server-key', 'create', '--org', organizationID as string], storage.env)
+    const chatbot = cli(
+      [
+        'chatbot',
+        'create',
+        '--org',
+        organizationID as string,
+        '--name',
+        'Bot',
+        '--url',
+        'http://127.0.0.1:9/bot',
+      ],
+      storage.env,
+    )
+    const post = async (path: string, headers: Record<string, string>, body?: unknown) => {
+      const response = await fetch(`${service.url}${path}`, {
+        method: 'POST',
+        headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : null,
+      })
+      return ((await response.json()) as { data: Record<string, never> }).data
+    }
+    const caseIDs: string[] = []
+    for (let i = 0; i < CASES; i++) {
+      const { ticket } = await post(
+        '/v1/server/auth_ticket/request',
+        { 'server-key': serverKey as string },
+        {
+          userIPAddress: '127.0.0.1',
+          userAgent: 'bench',
+          userPlatform: 'web',
+          userDeviceID: `d-${i}`,
+          xcUserID: `visitor-${i}`,
+          fullName: `Visitor ${i}`,
+        },
+      )
+      const { accessToken } = await post('/v1/auth/access_token/request', {
+        authorization: `Bearer ${ticket}`,
+      })
+      const opened = await post(
+        '/api/visitor/v1/client/case/create',
+        { authorization: `Bearer ${accessToken}` },
+        { message: 'help' },
+      )
+      caseIDs.push((opened.case as unknown as { caseID: string }).caseID)
+    }
+    let n = 0
+    return await load('webhook messages (SQLite)', {
+      url: `${service.url}/api/visitor/v1/webhook/chatbot/custom/${organizationID}/${chatbot.chatbotID}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'secret-key': chatbot.secretKey as string },
+      requests: [
+        {
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({
+              caseID: caseIDs[n++ % CASES],
+              eventType: 'messages',
+              messages: [{ type: 'text', text: { body: 'Thanks for waiting, here is your answer.' } }],
+            }),
+          }),
+        },
+      ],
+    })
+  } finally {
+    await service.stop()
+    await storage.drop()
+  }
+}
