@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { type Compilable, CompiledQuery, type Kysely, type QueryCreator } from 'kysely'
+import { type Compilable, CompiledQuery, type Kysely, PostgresAdapter, type QueryCreator } from 'kysely'
 import type { Dialect } from './database.js'
 import type { Schema } from './schema.js'
 
@@ -20,29 +20,37 @@ class Slot {
   constructor(readonly name: string) {}
 }
 
-/** In the builder, each argument is a slot standing for its value (typed as the value). */
+/**
+ * In the builder, each argument is a slot standing for its value (typed as the value). Read
+ * arguments by name: the proxy has no keys to spread.
+ */
 const slotsProxy = new Proxy({}, { get: (_, name) => new Slot(String(name)) })
 
 export interface PreparedQuery<A, R> {
-  run(db: Kysely<Schema>, dialect: Dialect, args: A): Promise<R[]>
+  run(db: Kysely<Schema>, args: A): Promise<R[]>
 }
+
+/** The dialect a Kysely instance (or transaction) speaks. */
+const dialectOf = (db: Kysely<Schema>): Dialect =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite'
 
 /**
  * `build` must depend on `shape` only, never on argument values; `shapeOf` names the variant
  * (for example which optional columns an upsert sets).
  */
 export function prepareQuery<A extends object, R>(
-  build: (db: QueryCreator<Schema>, args: A, shape: string) => Compilable<R>,
+  build: (db: QueryCreator<Schema>, args: A, shape: string, dialect: Dialect) => Compilable<R>,
   shapeOf: (args: A) => string = () => '',
 ): PreparedQuery<A, R> {
   const compiled = new Map<string, CompiledQuery<R>>()
   return {
-    async run(db, dialect, args) {
+    async run(db, args) {
+      const dialect = dialectOf(db)
       const shape = shapeOf(args)
       const key = `${dialect}\u0000${shape}`
       let query = compiled.get(key)
       if (!query) {
-        query = build(db, slotsProxy as A, shape).compile()
+        query = build(db, slotsProxy as A, shape, dialect).compile()
         compiled.set(key, query)
         statementNames.set(
           query.sql,

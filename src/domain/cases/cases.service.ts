@@ -228,7 +228,7 @@ export class CasesService {
   async handOverFromChatbots(chatbotIDs: string[]): Promise<void> {
     for (const { id } of await botCasesOf(this.deps.database.db, chatbotIDs)) {
       const outcome = await this.run(id, async (trx, now) => {
-        const row = (await findCase(trx, id, { lock: true, dialect: this.deps.database.dialect })) as CaseRow
+        const row = (await findCase(trx, id, { lock: true })) as CaseRow
         if (row.status !== 'bot') return { row, messages: [], changed: false }
         return this.transition(trx, row, 'queued', now, {
           changes: {},
@@ -263,7 +263,7 @@ export class CasesService {
     caseID: string,
     { lock = false } = {},
   ) {
-    const row = await findCase(db, caseID, { lock, dialect: this.deps.database.dialect })
+    const row = await findCase(db, caseID, { lock })
     if (!row || row.user_id !== client.userID || row.organization_id !== client.organizationID)
       throw caseNotFound()
     return row
@@ -271,7 +271,7 @@ export class CasesService {
 
   /** The case, if it belongs to this chatbot (another organization's or chatbot's case does not exist). */
   private async botCase(trx: Trx, chatbot: Chatbot, caseID: string) {
-    const row = await findCase(trx, caseID, { lock: true, dialect: this.deps.database.dialect })
+    const row = await findCase(trx, caseID, { lock: true })
     if (!row || row.organization_id !== chatbot.organizationID || row.chatbot_id !== chatbot.chatbotID) {
       throw caseNotFound()
     }

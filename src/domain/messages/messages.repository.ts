@@ -1,5 +1,6 @@
-import type { Insertable, Kysely, Selectable } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import { newID } from '../../lib/ids.js'
+import { prepareQuery } from '../../storage/prepared.js'
 import type { MessagesTable, Schema } from '../../storage/schema.js'
 import { nextMessageCreated } from '../rooms/rooms.repository.js'
 import { NO_QUOTE, type Quote } from './message.js'
@@ -12,15 +13,30 @@ export const findBySenderLocalID = (db: Kysely<Schema>, senderID: string, localI
     .where('local_id', '=', localID)
     .executeTakeFirst()
 
-/** Stores the message unless its (sender, localID) is taken; true when it was stored. */
-export async function insertMessage(db: Kysely<Schema>, row: Insertable<MessagesTable>): Promise<boolean> {
-  const inserted = await db
+const insertUnlessRetry = prepareQuery((db, row: Selectable<MessagesTable>) =>
+  db
     .insertInto('messages')
-    .values(row)
+    .values({
+      id: row.id,
+      room_id: row.room_id,
+      sender_id: row.sender_id,
+      local_id: row.local_id,
+      type: row.type,
+      body: row.body,
+      data: row.data,
+      quote: row.quote,
+      reply_to: row.reply_to,
+      created: row.created,
+      updated: row.updated,
+      is_deleted: row.is_deleted,
+    })
     .onConflict((c) => c.columns(['sender_id', 'local_id', 'room_id']).doNothing())
-    .returning('id')
-    .executeTakeFirst()
-  return inserted !== undefined
+    .returning('id'),
+)
+
+/** Stores the message unless its (sender, localID, room) is taken; true when it was stored. */
+export async function insertMessage(db: Kysely<Schema>, row: Selectable<MessagesTable>): Promise<boolean> {
+  return (await insertUnlessRetry.run(db, row)).length > 0
 }
 
 export const findMessages = (db: Kysely<Schema>, ids: readonly string[]) =>

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely'
+import { prepareQuery } from '../../storage/prepared.js'
 import type { RoomsTable, Schema } from '../../storage/schema.js'
 
 export const insertRoom = (db: Kysely<Schema>, row: Insertable<RoomsTable>) =>
@@ -47,21 +48,25 @@ export const touchRoom = (db: Kysely<Schema>, roomID: string, now: number) =>
  * also orders concurrent sends to one room.
  */
 export async function nextMessageCreated(db: Kysely<Schema>, roomID: string, now: number): Promise<number> {
-  const row = await db
+  const [row] = await bumpLastMessageCreated.run(db, { roomID, now })
+  if (!row) throw new Error(`room ${roomID} does not exist`)
+  return row.last_message_created
+}
+
+const bumpLastMessageCreated = prepareQuery((db, args: { roomID: string; now: number }) =>
+  db
     .updateTable('rooms')
     .set((eb) => ({
       last_message_created: eb
         .case()
-        .when(eb('last_message_created', '>=', now))
+        .when(eb('last_message_created', '>=', args.now))
         .then(eb('last_message_created', '+', 1))
-        .else(now)
+        .else(args.now)
         .end(),
     }))
-    .where('id', '=', roomID)
-    .returning('last_message_created')
-    .executeTakeFirstOrThrow()
-  return row.last_message_created
-}
+    .where('id', '=', args.roomID)
+    .returning('last_message_created'),
+)
 
 /** Rooms the user is in, newest activity first. */
 export const roomsOfUser = (db: Kysely<Schema>, userID: string) =>

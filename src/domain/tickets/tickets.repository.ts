@@ -47,13 +47,13 @@ export async function upsertUserWithTicket(
 ): Promise<string> {
   const { db, dialect } = database
   if (dialect === 'postgres') {
-    const [row] = await upsertUserWithTicketPostgres.run(db, dialect, { ...user, ...ticket })
+    const [row] = await upsertUserWithTicketPostgres.run(db, { ...user, ...ticket })
     return (row as { user_id: string }).user_id
   }
   return database.transaction(async (trx) => {
-    const [row] = await upsertUserSqlite.run(trx, dialect, user)
+    const [row] = await upsertUserSqlite.run(trx, user)
     const userID = (row as { id: string }).id
-    await insertTicketSqlite.run(trx, dialect, { ...ticket, userID })
+    await insertTicketSqlite.run(trx, { ...ticket, userID })
     return userID
   })
 }
