@@ -109,6 +109,8 @@ describeEachDatabase('chatbot webhook', (dialect) => {
       [{ caseID, eventType: 'handover_case', handoverCase: { topicID: 'three' } }, 'topic is invalid'],
     ]
     for (const [body, reason] of cases) await expectText(call(body, key()), 400, reason)
+    const huge = JSON.stringify({ caseID, eventType: 'messages', padding: 'x'.repeat(1024 * 1024) })
+    await expectText(call(huge, key()), 413, 'request body is too large')
   })
 
   test('which error wins: the key, then the body, then the case', async () => {
