@@ -8,11 +8,13 @@ import { serverAPI } from './api/server/index.js'
 import { visitorAPI } from './api/visitor/index.js'
 import { webhookAPI } from './api/webhook/index.js'
 import type { Config } from './config/config.js'
+import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
 import { useCORS } from './http/cors.js'
 import { useDocs } from './http/docs.js'
 import { useErrorMapping } from './http/errors.js'
 import { loggerOptions } from './http/logging.js'
+import { useMetrics } from './http/metrics.js'
 import { useZodSchemas } from './http/validation.js'
 import { type Clock, systemClock } from './lib/clock.js'
 import { GATEWAY_DEFAULTS, gateway } from './realtime/gateway.js'
@@ -26,6 +28,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     database: Database
     services: Services
+    delivery: DeliveryWorker
   }
 }
 
@@ -38,6 +41,8 @@ export interface AppOptions {
   logStream?: DestinationStream
   /** Gateway timings (tests shorten the ping interval). */
   realtime?: Partial<typeof GATEWAY_DEFAULTS>
+  /** Delivery worker settings; `autoStart: false` leaves it to be driven by hand (tests). */
+  delivery?: Partial<DeliveryOptions> & { autoStart?: boolean }
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -68,6 +73,23 @@ export async function buildApp(options: AppOptions) {
   )
   app.decorate('database', database)
   app.decorate('services', services)
+  const metrics = useMetrics(app)
+  const { autoStart = true, ...deliveryOptions } = options.delivery ?? {}
+  const delivery = new DeliveryWorker(
+    {
+      database,
+      clock,
+      chatbots: services.chatbots,
+      cases: services.cases,
+      log: app.log,
+      meter: metrics.delivery,
+    },
+    { ...DELIVERY_DEFAULTS, handoverAfterMs: config.botHandoverAfterSeconds * 1000, ...deliveryOptions },
+  )
+  app.decorate('delivery', delivery)
+  if (autoStart) app.addHook('onReady', async () => delivery.start())
+  // Before the database closes: finish (or release) what is in flight.
+  app.addHook('preClose', async () => delivery.stop())
   app.addHook('onClose', async () => {
     await Promise.all([hub.close(), presence.close()])
     await database.close()

@@ -152,9 +152,13 @@ export interface DeliveriesTable {
   case_id: string
   chatbot_id: string
   message_id: string
+  seq: number
   status: string
   attempts: Generated<number>
   next_attempt_at: number
+  lease_until: number | null
+  last_error: Generated<string>
+  sent_at: number | null
   created: number
   updated: number
 }

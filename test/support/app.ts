@@ -29,7 +29,7 @@ export interface Reply {
 export async function startServer(
   on: DialectName | TestDatabase,
   env: Record<string, string> = {},
-  extra: Pick<AppOptions, 'realtime'> = {},
+  extra: Pick<AppOptions, 'realtime' | 'delivery'> = {},
 ): Promise<TestServer> {
   const testDatabase = typeof on === 'string' ? await createTestDatabase(on) : on
   const clock = new ManualClock(Date.now())
@@ -48,6 +48,8 @@ export async function startServer(
     clock,
     logStream,
     ...extra,
+    // Tests drive the delivery worker by hand unless they ask for it to run.
+    delivery: { autoStart: false, ...extra.delivery },
   })
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   const post = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
@@ -84,7 +86,7 @@ export async function stopServer(server: TestServer, { keepDatabase = false } = 
 export function useServer(
   dialect: DialectName,
   env: Record<string, string> = {},
-  extra: Pick<AppOptions, 'realtime'> = {},
+  extra: Pick<AppOptions, 'realtime' | 'delivery'> = {},
 ): () => TestServer {
   let server: TestServer | undefined
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
 import type { Chatbot, ChatbotsService } from '../chatbots/chatbots.service.js'
-import { recordDelivery } from '../delivery/deliveries.repository.js'
+import { abandonPending, recordDelivery } from '../delivery/deliveries.repository.js'
 import type { Message } from '../messages/message.js'
 import { checkContent, type MessageContent, MessageType } from '../messages/message-types.js'
 import { findBySenderLocalID, storeMessage } from '../messages/messages.repository.js'
@@ -224,6 +224,16 @@ export class CasesService {
     await this.announce(outcome)
   }
 
+  /** A chatbot that cannot be reached (for good, or for too long): its case goes to agents. */
+  async handOverUnresponsive(caseID: string, reason: string): Promise<void> {
+    const outcome = await this.run(caseID, async (trx, now) => {
+      const row = (await findCase(trx, caseID, { lock: true })) as CaseRow
+      if (row.status !== 'bot') return { row, messages: [], changed: false }
+      return this.transition(trx, row, 'queued', now, { changes: {}, action: 'case/handover', text: reason })
+    })
+    await this.announce(outcome)
+  }
+
   /** Hands the open bot cases of deactivated chatbots over to agents. */
   async handOverFromChatbots(chatbotIDs: string[]): Promise<void> {
     for (const { id } of await botCasesOf(this.deps.database.db, chatbotIDs)) {
@@ -309,6 +319,8 @@ export class CasesService {
     if (!canMove(from, to)) throw new AppError('conflict', `case cannot go from ${from} to ${to}`)
     const moved = await moveCase(trx, row.id, from, { ...step.changes, status: to, updated: now })
     if (!moved) throw new AppError('conflict', 'case changed meanwhile; try again')
+    // Whatever the chatbot has not received yet, it will not need.
+    if (from === 'bot') await abandonPending(trx, row.id, now)
     const message = await this.systemMessage(trx, moved, step.action, step.text, now)
     return { row: moved, messages: [message].filter(isDefined), changed: true }
   }
@@ -333,7 +345,13 @@ export class CasesService {
   ) {
     const message = await storeMessage(trx, { roomID: row.room_id, senderID, localID, ...content, now })
     if (message && senderID === row.user_id && row.status === 'bot' && row.chatbot_id) {
-      await recordDelivery(trx, { caseID: row.id, chatbotID: row.chatbot_id, messageID: message.id, now })
+      await recordDelivery(trx, {
+        caseID: row.id,
+        chatbotID: row.chatbot_id,
+        messageID: message.id,
+        seq: message.created,
+        now,
+      })
     }
     return message
   }

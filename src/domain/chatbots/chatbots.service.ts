@@ -144,6 +144,12 @@ export class ChatbotsService {
     return row && toChatbot(row)
   }
 
+  /** Where and with which secret to deliver to a chatbot (cached like authentication). */
+  async endpoint(chatbotID: string): Promise<{ url: string; secretKey: string } | undefined> {
+    const known = await this.cache.get(chatbotID)
+    return known && { url: known.chatbot.url, secretKey: known.secretKey }
+  }
+
   /**
    * The chatbot a webhook call speaks for. Unknown organization or chatbot, inactive chatbot and
    * wrong key are one answer (never say which); the key is compared in constant time.

@@ -1,6 +1,9 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import { newID } from '../../lib/ids.js'
-import type { Schema } from '../../storage/schema.js'
+import type { Dialect } from '../../storage/database.js'
+import type { DeliveriesTable, Schema } from '../../storage/schema.js'
+
+export type DeliveryRow = Selectable<DeliveriesTable>
 
 /**
  * Records that a visitor message must reach the case's chatbot: the outbox row, written in the
@@ -8,7 +11,7 @@ import type { Schema } from '../../storage/schema.js'
  */
 export const recordDelivery = (
   db: Kysely<Schema>,
-  delivery: { caseID: string; chatbotID: string; messageID: string; now: number },
+  delivery: { caseID: string; chatbotID: string; messageID: string; seq: number; now: number },
 ) =>
   db
     .insertInto('deliveries')
@@ -17,9 +20,113 @@ export const recordDelivery = (
       case_id: delivery.caseID,
       chatbot_id: delivery.chatbotID,
       message_id: delivery.messageID,
+      seq: delivery.seq,
       status: 'pending',
       next_attempt_at: delivery.now,
       created: delivery.now,
       updated: delivery.now,
     })
     .execute()
+
+/**
+ * Leases up to `limit` deliveries that are due, each the oldest pending one of its case (so a
+ * case's deliveries go one at a time, in order, also while an earlier one is being retried). On
+ * PostgreSQL rows another instance is claiming are skipped (FOR UPDATE SKIP LOCKED).
+ */
+export async function claimDue(
+  db: Kysely<Schema>,
+  claim: { now: number; leaseUntil: number; limit: number; dialect: Dialect },
+): Promise<DeliveryRow[]> {
+  const { now, leaseUntil, limit, dialect } = claim
+  const due = await db
+    .selectFrom('deliveries as d')
+    .selectAll('d')
+    .where('d.status', '=', 'pending')
+    .where('d.next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('deliveries as e')
+            .select('e.id')
+            .whereRef('e.case_id', '=', 'd.case_id')
+            .where('e.status', '=', 'pending')
+            .whereRef('e.seq', '<', 'd.seq'),
+        ),
+      ),
+    )
+    .orderBy('d.next_attempt_at')
+    .limit(limit)
+    .$if(dialect === 'postgres', (q) => q.forUpdate('d').skipLocked())
+    .execute()
+  if (due.length === 0) return []
+  await db
+    .updateTable('deliveries')
+    .set({ lease_until: leaseUntil })
+    .where(
+      'id',
+      'in',
+      due.map((d) => d.id),
+    )
+    .execute()
+  return due.map((d) => ({ ...d, lease_until: leaseUntil }))
+}
+
+/** Settles an attempt, unless the delivery was abandoned meanwhile (the case left its chatbot). */
+export const settleDelivery = (
+  db: Kysely<Schema>,
+  id: string,
+  changes: Partial<
+    Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'sent_at'>
+  > & { updated: number },
+) =>
+  db
+    .updateTable('deliveries')
+    .set({ ...changes, lease_until: null })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute()
+
+/** Gives up the leases of deliveries this instance will not finish (shutting down). */
+export const releaseLeases = (db: Kysely<Schema>, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve()
+    : db
+        .updateTable('deliveries')
+        .set({ lease_until: null })
+        .where('id', 'in', ids)
+        .where('status', '=', 'pending')
+        .execute()
+
+/** A case's pending deliveries are abandoned when the chatbot no longer has it. */
+export const abandonPending = (db: Kysely<Schema>, caseID: string, now: number) =>
+  db
+    .updateTable('deliveries')
+    .set({ status: 'abandoned', lease_until: null, updated: now })
+    .where('case_id', '=', caseID)
+    .where('status', '=', 'pending')
+    .executeTakeFirst()
+
+/** Bot cases whose oldest undelivered message has waited since `before` or longer. */
+export const casesWaitingSince = (db: Kysely<Schema>, before: number) =>
+  db
+    .selectFrom('deliveries as d')
+    .innerJoin('cases as c', 'c.id', 'd.case_id')
+    .select('d.case_id')
+    .distinct()
+    .where('d.status', '=', 'pending')
+    .where('d.created', '<=', before)
+    .where('c.status', '=', 'bot')
+    .execute()
+
+/** Epoch ms of the oldest due delivery (for the lag metric), or undefined. */
+export async function oldestDue(db: Kysely<Schema>, now: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('deliveries')
+    .select((eb) => eb.fn.min('next_attempt_at').as('oldest'))
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .executeTakeFirst()
+  return row?.oldest === null || row?.oldest === undefined ? undefined : Number(row.oldest)
+}

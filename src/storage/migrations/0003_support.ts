@@ -69,9 +69,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('case_id', 'text', (c) => c.notNull().references('cases.id'))
     .addColumn('chatbot_id', 'text', (c) => c.notNull().references('chatbots.id'))
     .addColumn('message_id', 'text', (c) => c.notNull().references('messages.id'))
+    // The message's `created`: strictly increasing within the case, so it orders the case's deliveries.
+    .addColumn('seq', 'bigint', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull()) // pending | sent | failed | abandoned
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+    // While an instance is sending it: others leave it alone until then (a crashed sender's lease lapses).
+    .addColumn('lease_until', 'bigint')
+    .addColumn('last_error', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('sent_at', 'bigint')
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('updated', 'bigint', (c) => c.notNull())
     .execute()
@@ -80,5 +86,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('deliveries')
     .columns(['status', 'next_attempt_at'])
     .execute()
-  await db.schema.createIndex('deliveries_case').on('deliveries').columns(['case_id', 'created']).execute()
+  await db.schema
+    .createIndex('deliveries_case')
+    .on('deliveries')
+    .columns(['case_id', 'status', 'seq'])
+    .execute()
 }

@@ -1,0 +1,232 @@
+import type { FastifyBaseLogger } from 'fastify'
+import { Webhook } from 'standardwebhooks'
+import type { Clock } from '../../lib/clock.js'
+import type { Database } from '../../storage/database.js'
+import { findCase } from '../cases/cases.repository.js'
+import type { CasesService } from '../cases/cases.service.js'
+import type { ChatbotsService } from '../chatbots/chatbots.service.js'
+import { findMessages } from '../messages/messages.repository.js'
+import { findOrganization } from '../organizations/organizations.repository.js'
+import { findUsers } from '../users/users.repository.js'
+import {
+  casesWaitingSince,
+  claimDue,
+  type DeliveryRow,
+  oldestDue,
+  releaseLeases,
+  settleDelivery,
+} from './deliveries.repository.js'
+import { deliveryBody } from './payload.js'
+import { classify, GIVE_UP_AFTER_MS, retryDelay } from './schedule.js'
+
+export interface DeliveryOptions {
+  /** Deliveries in flight at once on this instance. */
+  concurrency: number
+  /** How often to look for due deliveries when idle. */
+  pollMs: number
+  /** One attempt's time limit (DESIGN §9: 10 s). */
+  timeoutMs: number
+  /** A case whose oldest undelivered message is older than this goes to agents (BOT_HANDOVER_AFTER). */
+  handoverAfterMs: number
+  /** In [0, 1): how much of the 20 % jitter a retry gets. */
+  jitter: () => number
+}
+
+export const DELIVERY_DEFAULTS = { concurrency: 64, pollMs: 100, timeoutMs: 10_000, jitter: Math.random }
+
+/** What the worker counts, for /metrics. */
+export interface DeliveryMeter {
+  sent(): void
+  retried(): void
+  failed(): void
+  handedOver(): void
+  lag(seconds: number): void
+}
+
+type Attempt = { status: number } | { status: 'network' | 'timeout'; error: string }
+
+/**
+ * Sends the outbox to chatbots: each delivery signed (Standard Webhooks) with a stable
+ * `webhook-id`, retried on network errors, timeouts, 408, 429 and 5xx with exponential backoff;
+ * one at a time per case, in order. A lease marks a delivery in flight, so several instances
+ * share the outbox and a crashed sender's deliveries are picked up again. Chatbots that fail for
+ * good, or keep a visitor waiting longer than `handoverAfterMs`, lose the case to agents.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Map<string, Promise<void>>()
+  private timer: NodeJS.Timeout | undefined
+  private stopping = false
+
+  constructor(
+    private readonly deps: {
+      database: Database
+      clock: Clock
+      chatbots: ChatbotsService
+      cases: CasesService
+      log: FastifyBaseLogger
+      meter: DeliveryMeter
+    },
+    private readonly options: DeliveryOptions,
+  ) {}
+
+  start(): void {
+    this.stopping = false
+    const loop = async () => {
+      try {
+        await this.tick()
+      } catch (error) {
+        this.deps.log.error({ err: error }, 'delivery: tick failed')
+      }
+      if (!this.stopping) this.timer = setTimeout(loop, this.options.pollMs)
+    }
+    this.timer = setTimeout(loop, 0)
+  }
+
+  /** Stops claiming, waits for deliveries in flight (up to one attempt's time), releases the rest. */
+  async stop(): Promise<void> {
+    this.stopping = true
+    clearTimeout(this.timer)
+    const deadline = new Promise((resolve) => setTimeout(resolve, this.options.timeoutMs).unref())
+    await Promise.race([Promise.allSettled(this.inFlight.values()), deadline])
+    await releaseLeases(this.deps.database.db, [...this.inFlight.keys()]).catch(() => {})
+  }
+
+  /** One round (tests drive it by hand): hand over waiting cases, then claim and send what is due. */
+  async tick(): Promise<void> {
+    const { database, clock, meter } = this.deps
+    const now = clock.now()
+    for (const { case_id } of await casesWaitingSince(database.db, now - this.options.handoverAfterMs)) {
+      await this.handOver(case_id, 'The chatbot did not answer in time; the case goes to an agent')
+    }
+    const free = this.options.concurrency - this.inFlight.size
+    if (free <= 0) return
+    const claimed = await database.transaction((trx) =>
+      claimDue(trx, {
+        now,
+        leaseUntil: now + 3 * this.options.timeoutMs,
+        limit: free,
+        dialect: database.dialect,
+      }),
+    )
+    for (const delivery of claimed) {
+      const attempt = this.deliver(delivery).finally(() => this.inFlight.delete(delivery.id))
+      this.inFlight.set(delivery.id, attempt)
+    }
+    const oldest = await oldestDue(database.db, now)
+    meter.lag(oldest === undefined ? 0 : (now - oldest) / 1000)
+  }
+
+  /** Runs rounds until nothing is in flight and nothing more was due (for tests and tools). */
+  async drain(): Promise<void> {
+    do {
+      await this.tick()
+      await Promise.allSettled(this.inFlight.values())
+    } while (this.inFlight.size > 0)
+  }
+
+  private async deliver(delivery: DeliveryRow): Promise<void> {
+    const { database, clock, meter, log } = this.deps
+    try {
+      const request = await this.prepare(delivery)
+      const attempt = request
+        ? await this.post(request.url, request.headers(clock.now()), request.body)
+        : undefined
+      const now = clock.now()
+      const outcome = attempt ? classify(attempt.status) : 'failed'
+      const error = !attempt
+        ? 'the chatbot or case is gone'
+        : 'error' in attempt
+          ? attempt.error
+          : `HTTP ${attempt.status}`
+      if (outcome === 'sent') {
+        meter.sent()
+        await settleDelivery(database.db, delivery.id, {
+          status: 'sent',
+          sent_at: now,
+          attempts: delivery.attempts + 1,
+          updated: now,
+        })
+        return
+      }
+      if (outcome === 'retry' && now - delivery.created < GIVE_UP_AFTER_MS) {
+        meter.retried()
+        const next = now + retryDelay(delivery.attempts + 1, this.options.jitter())
+        await settleDelivery(database.db, delivery.id, {
+          attempts: delivery.attempts + 1,
+          next_attempt_at: next,
+          last_error: error,
+          updated: now,
+        })
+        return
+      }
+      meter.failed()
+      await settleDelivery(database.db, delivery.id, {
+        status: 'failed',
+        attempts: delivery.attempts + 1,
+        last_error: error,
+        updated: now,
+      })
+      await this.handOver(
+        delivery.case_id,
+        'The chatbot could not take the message; the case goes to an agent',
+      )
+    } catch (error) {
+      // Storage trouble: the lease lapses and the delivery is tried again.
+      log.error({ err: error, deliveryID: delivery.id }, 'delivery: attempt not recorded')
+    }
+  }
+
+  /** The URL, body and headers of a delivery; undefined when its chatbot, case or message is gone. */
+  private async prepare(delivery: DeliveryRow) {
+    const db = this.deps.database.db
+    const [endpoint, caseRow, [message]] = await Promise.all([
+      this.deps.chatbots.endpoint(delivery.chatbot_id),
+      findCase(db, delivery.case_id),
+      findMessages(db, [delivery.message_id]),
+    ])
+    if (!endpoint || !caseRow || !message) return undefined
+    const [[user], organization] = await Promise.all([
+      findUsers(db, caseRow.organization_id, [caseRow.user_id]),
+      findOrganization(db, caseRow.organization_id),
+    ])
+    if (!user || !organization) return undefined
+    const body = deliveryBody({ caseRow, message, user, organization })
+    const signer = new Webhook(endpoint.secretKey)
+    return {
+      url: endpoint.url,
+      body,
+      // Signed per attempt: the id stays, the timestamp is this attempt's.
+      headers: (now: number) => ({
+        'content-type': 'application/json',
+        'x-secret-key': endpoint.secretKey,
+        'webhook-id': delivery.id,
+        'webhook-timestamp': String(Math.floor(now / 1000)),
+        'webhook-signature': signer.sign(delivery.id, new Date(now), body),
+      }),
+    }
+  }
+
+  private async post(url: string, headers: Record<string, string>, body: string): Promise<Attempt> {
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      })
+      await response.arrayBuffer().catch(() => undefined)
+      return { status: response.status }
+    } catch (error) {
+      const timeout = (error as Error).name === 'TimeoutError'
+      return {
+        status: timeout ? 'timeout' : 'network',
+        error: timeout ? 'timed out' : String((error as Error).message),
+      }
+    }
+  }
+
+  private async handOver(caseID: string, reason: string): Promise<void> {
+    this.deps.meter.handedOver()
+    await this.deps.cases.handOverUnresponsive(caseID, reason)
+  }
+}

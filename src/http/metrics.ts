@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify'
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client'
+import type { DeliveryMeter } from '../domain/delivery/delivery.worker.js'
+
+/** Prometheus metrics at GET /metrics: the process's defaults and the delivery outbox's. */
+export function useMetrics(app: FastifyInstance): { delivery: DeliveryMeter } {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry, prefix: 'parley_' })
+  const counter = (name: string, help: string) => new Counter({ name, help, registers: [registry] })
+  const sent = counter('parley_deliveries_sent_total', 'Deliveries a chatbot accepted (2xx).')
+  const retried = counter('parley_deliveries_retried_total', 'Delivery attempts that will be retried.')
+  const failed = counter('parley_deliveries_failed_total', 'Deliveries that failed for good.')
+  const abandoned = counter('parley_deliveries_handovers_total', 'Cases taken from an unresponsive chatbot.')
+  const lag = new Gauge({
+    name: 'parley_deliveries_lag_seconds',
+    help: 'How long the oldest due delivery has been waiting.',
+    registers: [registry],
+  })
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.type(registry.contentType)
+    return registry.metrics()
+  })
+  return {
+    delivery: {
+      sent: () => sent.inc(),
+      retried: () => retried.inc(),
+      failed: () => failed.inc(),
+      handedOver: () => abandoned.inc(),
+      lag: (seconds) => lag.set(seconds),
+    },
+  }
+}
