@@ -91,15 +91,18 @@ export class DeliveryWorker {
     await releaseLeases(this.deps.database.db, [...this.inFlight.keys()]).catch(() => {})
   }
 
-  /** One round (tests drive it by hand): hand over waiting cases, then claim and send what is due. */
-  async tick(): Promise<void> {
+  /**
+   * One round (tests drive it by hand): hand over waiting cases, then claim and start sending what
+   * is due. Returns how many deliveries it started.
+   */
+  async tick(): Promise<number> {
     const { database, clock, meter } = this.deps
     const now = clock.now()
     for (const { case_id } of await casesWaitingSince(database.db, now - this.options.handoverAfterMs)) {
       await this.handOver(case_id, 'The chatbot did not answer in time; the case goes to an agent')
     }
     const free = this.options.concurrency - this.inFlight.size
-    if (free <= 0) return
+    if (free <= 0) return 0
     const claimed = await database.transaction((trx) =>
       claimDue(trx, {
         now,
@@ -114,14 +117,12 @@ export class DeliveryWorker {
     }
     const oldest = await oldestDue(database.db, now)
     meter.lag(oldest === undefined ? 0 : (now - oldest) / 1000)
+    return claimed.length
   }
 
-  /** Runs rounds until nothing is in flight and nothing more was due (for tests and tools). */
+  /** Runs rounds, each to its end, until one finds nothing due (for tests and tools). */
   async drain(): Promise<void> {
-    do {
-      await this.tick()
-      await Promise.allSettled(this.inFlight.values())
-    } while (this.inFlight.size > 0)
+    while ((await this.tick()) > 0) await Promise.allSettled(this.inFlight.values())
   }
 
   private async deliver(delivery: DeliveryRow): Promise<void> {

@@ -1,0 +1,155 @@
+import { Webhook } from 'standardwebhooks'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { retryDelay } from '../src/domain/delivery/schedule.js'
+import { useServer } from './support/app.js'
+import { startBot } from './support/bot-server.js'
+import { openCase, roomMessages } from './support/cases.js'
+import { createOrganization, type TestClient } from './support/clients.js'
+import { describeEachDatabase } from './support/databases.js'
+
+const V = '/api/visitor/v1/client'
+
+describeEachDatabase('delivery to chatbots', (dialect) => {
+  // The jitter is pinned to 0, so retries fall exactly on the schedule.
+  const server = useServer(dialect, { BOT_HANDOVER_AFTER: '60' }, { delivery: { jitter: () => 0 } })
+  let bot: Awaited<ReturnType<typeof startBot>>
+  let answer: (index: number) => number = () => 200
+  let visitorCount = 0
+
+  beforeAll(async () => {
+    bot = await startBot((_request, index) => answer(index))
+  })
+  afterAll(async () => {
+    await bot.close()
+  })
+
+  /** A fresh organization whose chatbot is the stand-in, and a visitor with an open case. */
+  async function setup() {
+    const org = await createOrganization(server(), `Org ${++visitorCount}`)
+    const chatbot = await server().app.services.chatbots.create(org.organizationID, {
+      name: 'Bot',
+      url: bot.url,
+    })
+    const visitor = await org.signIn(`visitor-${visitorCount}`)
+    const opened = await openCase(visitor, 'first message')
+    return { org, chatbot, visitor, opened }
+  }
+  const say = (visitor: TestClient, caseID: string, body: string) =>
+    visitor.call(`${V}/case/send_message`, { id: caseID, localID: body, messageType: 'text', text: { body } })
+  const caseStatus = async (caseID: string) =>
+    (
+      await server()
+        .testDatabase.database.db.selectFrom('cases')
+        .select('status')
+        .where('id', '=', caseID)
+        .executeTakeFirstOrThrow()
+    ).status
+  const drain = () => server().app.delivery.drain()
+
+  test('the bot receives the documented body and headers, and the signature verifies', async () => {
+    answer = () => 200
+    const { org, chatbot, visitor, opened } = await setup()
+    const before = bot.requests.length
+    await drain()
+    const [request] = bot.requests.slice(before)
+    expect(request?.json).toEqual({
+      caseID: opened.caseID,
+      channelType: 'launcher',
+      channelID: org.organizationID,
+      channelName: `Org ${visitorCount}`,
+      sender: {
+        customerUserID: `visitor-${visitorCount}`,
+        phone: '',
+        contactName: `User visitor-${visitorCount}`,
+      },
+      message: { id: expect.stringMatching(/^\d+$/), type: 'text', text: { body: 'first message' } },
+    })
+    const headers = request?.headers ?? {}
+    expect(headers['x-secret-key']).toBe(chatbot.secretKey)
+    expect(headers['webhook-id']).toMatch(/^\d+$/)
+    expect(Number(headers['webhook-timestamp'])).toBe(Math.floor(server().clock.now() / 1000))
+    const verified = new Webhook(chatbot.secretKey).verify(request?.body as string, {
+      'webhook-id': headers['webhook-id'] as string,
+      'webhook-timestamp': headers['webhook-timestamp'] as string,
+      'webhook-signature': headers['webhook-signature'] as string,
+    })
+    expect(verified).toEqual(request?.json)
+    // Delivered once: nothing more goes out.
+    await drain()
+    expect(bot.requests.length).toBe(before + 1)
+    void visitor
+  })
+
+  test('retries follow the schedule with one webhook-id; later messages of the case wait their turn', async () => {
+    const { visitor, opened } = await setup()
+    const failures = 3
+    const before = bot.requests.length
+    answer = (index) => (index - before < failures ? 503 : 200)
+    await say(visitor, opened.caseID, 'second')
+    await say(visitor, opened.caseID, 'third')
+
+    await drain() // attempt 1 of the first message fails; the others wait behind it
+    for (let attempt = 1; attempt <= failures; attempt++) {
+      expect(bot.requests.length).toBe(before + attempt)
+      server().clock.advance(retryDelay(attempt, 0) - 1)
+      await drain()
+      expect(bot.requests.length, 'not due yet').toBe(before + attempt)
+      server().clock.advance(1)
+      await drain()
+    }
+    const sent = bot.requests.slice(before)
+    const firstIDs = new Set(sent.slice(0, failures + 1).map((r) => r.headers['webhook-id']))
+    expect(firstIDs.size).toBe(1)
+    expect(sent.map((r) => r.json.message.text.body)).toEqual([
+      'first message',
+      'first message',
+      'first message',
+      'first message',
+      'second',
+      'third',
+    ])
+    expect(retryDelay(1, 0)).toBe(1000)
+    expect(retryDelay(2, 0)).toBe(2000)
+    expect(retryDelay(3, 0)).toBe(4000)
+    expect(retryDelay(30, 0)).toBe(10 * 60 * 1000)
+    expect(retryDelay(1, 0.999)).toBeGreaterThanOrEqual(800)
+    expect(await caseStatus(opened.caseID)).toBe('bot')
+  })
+
+  test('a permanent 4xx hands the case over to agents', async () => {
+    const { opened } = await setup()
+    answer = () => 404
+    await drain()
+    expect(await caseStatus(opened.caseID)).toBe('queued')
+    const deliveries = await server()
+      .testDatabase.database.db.selectFrom('deliveries')
+      .select('status')
+      .where('case_id', '=', opened.caseID)
+      .execute()
+    expect(deliveries.map((d) => d.status)).toEqual(['failed'])
+    const last = (await roomMessages(server(), opened.roomID)).at(-1)
+    expect(last).toMatchObject({
+      sender_id: 'system',
+      body: 'The chatbot could not take the message; the case goes to an agent',
+    })
+  })
+
+  test('a bot that stays down past BOT_HANDOVER_AFTER loses the case; its pending deliveries are abandoned', async () => {
+    const { visitor, opened } = await setup()
+    answer = () => 500
+    await drain()
+    await say(visitor, opened.caseID, 'anyone there?')
+    server().clock.advance(59_000)
+    await drain()
+    expect(await caseStatus(opened.caseID)).toBe('bot')
+    server().clock.advance(1_000)
+    await drain()
+    expect(await caseStatus(opened.caseID)).toBe('queued')
+    const deliveries = await server()
+      .testDatabase.database.db.selectFrom('deliveries')
+      .select('status')
+      .where('case_id', '=', opened.caseID)
+      .execute()
+    expect(deliveries.map((d) => d.status)).toEqual(['abandoned', 'abandoned'])
+  })
+})

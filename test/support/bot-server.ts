@@ -1,0 +1,36 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/** One request a stand-in chatbot received. */
+export interface BotRequest {
+  headers: IncomingHttpHeaders
+  body: string
+  // biome-ignore lint/suspicious/noExplicitAny: asserted field by field
+  json: any
+}
+
+/**
+ * A real HTTP server standing in for a customer's chatbot: it records every request and answers
+ * with the status `respond` chooses (200 by default).
+ */
+export async function startBot(respond: (request: BotRequest, index: number) => number = () => 200) {
+  const requests: BotRequest[] = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk) => {
+      body += chunk
+    })
+    req.on('end', () => {
+      const request = { headers: req.headers, body, json: JSON.parse(body) }
+      requests.push(request)
+      res.writeHead(respond(request, requests.length - 1), { 'content-type': 'text/plain' }).end('ok')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/bot`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
