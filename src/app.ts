@@ -84,7 +84,12 @@ export async function buildApp(options: AppOptions) {
       log: app.log,
       meter: metrics.delivery,
     },
-    { ...DELIVERY_DEFAULTS, handoverAfterMs: config.botHandoverAfterSeconds * 1000, ...deliveryOptions },
+    {
+      ...DELIVERY_DEFAULTS,
+      handoverAfterMs: config.botHandoverAfterSeconds * 1000,
+      timeoutMs: config.deliveryTimeoutSeconds * 1000,
+      ...deliveryOptions,
+    },
   )
   app.decorate('delivery', delivery)
   if (autoStart) app.addHook('onReady', async () => delivery.start())

@@ -19,6 +19,7 @@ describe('configuration', () => {
       publicURL: 'http://127.0.0.1:8080',
       corsOrigins: true,
       botHandoverAfterSeconds: 60,
+      deliveryTimeoutSeconds: 10,
       logLevel: 'info',
     })
   })

@@ -13,6 +13,8 @@ export interface Config {
   /** `true` = any origin. */
   corsOrigins: true | string[]
   botHandoverAfterSeconds: number
+  /** One delivery attempt's time limit, in seconds. */
+  deliveryTimeoutSeconds: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 }
 
@@ -43,6 +45,7 @@ const env = z.object({
   PUBLIC_URL: url(['http:', 'https:']).optional(),
   CORS_ORIGINS: z.string().default('*'),
   BOT_HANDOVER_AFTER: z.coerce.number().int().min(1).default(60),
+  DELIVERY_TIMEOUT: z.coerce.number().int().min(1).max(120).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 
@@ -72,6 +75,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicURL: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
     corsOrigins: e.CORS_ORIGINS.trim() === '*' ? true : e.CORS_ORIGINS.split(',').map((o) => o.trim()),
     botHandoverAfterSeconds: e.BOT_HANDOVER_AFTER,
+    deliveryTimeoutSeconds: e.DELIVERY_TIMEOUT,
     logLevel: e.LOG_LEVEL,
   }
 }

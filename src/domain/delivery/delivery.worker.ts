@@ -32,7 +32,7 @@ export interface DeliveryOptions {
   jitter: () => number
 }
 
-export const DELIVERY_DEFAULTS = { concurrency: 64, pollMs: 100, timeoutMs: 10_000, jitter: Math.random }
+export const DELIVERY_DEFAULTS = { concurrency: 64, pollMs: 100, jitter: Math.random }
 
 /** What the worker counts, for /metrics. */
 export interface DeliveryMeter {
