@@ -111,9 +111,9 @@ export async function load(
   name: string,
   options: autocannon.Options & { warmupSeconds?: number },
 ): Promise<Figures> {
-  const { warmupSeconds = 2, ...rest } = options
-  await autocannon({ ...rest, connections: CONNECTIONS, duration: warmupSeconds })
-  const result = await autocannon({ ...rest, connections: CONNECTIONS, duration: DURATION })
+  const { warmupSeconds = 2, connections = CONNECTIONS, ...rest } = options
+  await autocannon({ ...rest, connections, duration: warmupSeconds })
+  const result = await autocannon({ ...rest, connections, duration: DURATION })
   return {
     name,
     requestsPerSecond: result.requests.average,

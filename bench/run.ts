@@ -1,11 +1,13 @@
 import pg from 'pg'
+import { benchDelivery, printDelivery } from './delivery.bench.js'
 import { type Figures, load, printTable, startService } from './lib.js'
 import { benchRealtime, benchRealtimeBaseline, printRealtime } from './realtime.bench.js'
 import { benchTicket } from './ticket.bench.js'
 import { benchWebhook } from './webhook.bench.js'
 
 // `npm run bench`: each figure next to a baseline measured in the same run (a bare Fastify route
-// for HTTP, a bare ws relay for real time). BENCH_ONLY=http|realtime runs one part.
+// for HTTP, a bare ws relay for real time, the bot itself for delivery). BENCH_ONLY=http|realtime|delivery
+// runs one part.
 // PostgreSQL scenarios use BENCH_DATABASE_URL, else DATABASE_URL, else the local server.
 
 const postgresURL =
@@ -47,3 +49,4 @@ if (!only || only === 'http') {
   printTable(rows, baseline)
 }
 if (!only || only === 'realtime') printRealtime([await benchRealtimeBaseline(), await benchRealtime()])
+if (!only || only === 'delivery') printDelivery(await benchDelivery())

@@ -55,7 +55,9 @@ type Attempt = { status: number } | { status: 'network' | 'timeout'; error: stri
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, Promise<void>>()
   private timer: NodeJS.Timeout | undefined
+  private pending = false
   private stopping = false
+  private lastSweep = Number.NEGATIVE_INFINITY
 
   constructor(
     private readonly deps: {
@@ -71,15 +73,25 @@ export class DeliveryWorker {
 
   start(): void {
     this.stopping = false
-    const loop = async () => {
+    this.schedule(0)
+  }
+
+  /** Runs a round after `delayMs` (or sooner, if one is already due), unless stopping. */
+  private schedule(delayMs: number): void {
+    if (this.stopping || this.pending) return
+    this.pending = true
+    clearTimeout(this.timer)
+    this.timer = setTimeout(async () => {
+      this.pending = false
+      let started = 0
       try {
-        await this.tick()
+        started = await this.tick()
       } catch (error) {
-        this.deps.log.error({ err: error }, 'delivery: tick failed')
+        this.deps.log.error({ err: error }, 'delivery: round failed')
       }
-      if (!this.stopping) this.timer = setTimeout(loop, this.options.pollMs)
-    }
-    this.timer = setTimeout(loop, 0)
+      // Busy: look again as soon as a slot frees (see deliver); idle: poll.
+      if (started === 0 && this.inFlight.size === 0) this.schedule(this.options.pollMs)
+    }, delayMs)
   }
 
   /** Stops claiming, waits for deliveries in flight (up to one attempt's time), releases the rest. */
@@ -98,8 +110,14 @@ export class DeliveryWorker {
   async tick(): Promise<number> {
     const { database, clock, meter } = this.deps
     const now = clock.now()
-    for (const { case_id } of await casesWaitingSince(database.db, now - this.options.handoverAfterMs)) {
-      await this.handOver(case_id, 'The chatbot did not answer in time; the case goes to an agent')
+    // Once a second is enough for the dead-bot rule and the lag gauge.
+    if (now - this.lastSweep >= 1000) {
+      this.lastSweep = now
+      for (const { case_id } of await casesWaitingSince(database.db, now - this.options.handoverAfterMs)) {
+        await this.handOver(case_id, 'The chatbot did not answer in time; the case goes to an agent')
+      }
+      const oldest = await oldestDue(database.db, now)
+      meter.lag(oldest === undefined ? 0 : (now - oldest) / 1000)
     }
     const free = this.options.concurrency - this.inFlight.size
     if (free <= 0) return 0
@@ -112,11 +130,14 @@ export class DeliveryWorker {
       }),
     )
     for (const delivery of claimed) {
-      const attempt = this.deliver(delivery).finally(() => this.inFlight.delete(delivery.id))
+      const attempt = this.deliver(delivery).finally(() => {
+        this.inFlight.delete(delivery.id)
+        // A slot is free, and the case's next delivery may be due now (completions that land
+        // together share one round).
+        if (this.timer !== undefined) this.schedule(2)
+      })
       this.inFlight.set(delivery.id, attempt)
     }
-    const oldest = await oldestDue(database.db, now)
-    meter.lag(oldest === undefined ? 0 : (now - oldest) / 1000)
     return claimed.length
   }
 
@@ -133,6 +154,9 @@ export class DeliveryWorker {
         ? await this.post(request.url, request.headers(clock.now()), request.body)
         : undefined
       const now = clock.now()
+      // Through a transaction, so settlements share commits (SQLite's group commit).
+      const settle = (changes: Parameters<typeof settleDelivery>[2]) =>
+        database.transaction((trx) => settleDelivery(trx, delivery.id, changes))
       const outcome = attempt ? classify(attempt.status) : 'failed'
       const error = !attempt
         ? 'the chatbot or case is gone'
@@ -141,7 +165,7 @@ export class DeliveryWorker {
           : `HTTP ${attempt.status}`
       if (outcome === 'sent') {
         meter.sent()
-        await settleDelivery(database.db, delivery.id, {
+        await settle({
           status: 'sent',
           sent_at: now,
           attempts: delivery.attempts + 1,
@@ -152,7 +176,7 @@ export class DeliveryWorker {
       if (outcome === 'retry' && now - delivery.created < GIVE_UP_AFTER_MS) {
         meter.retried()
         const next = now + retryDelay(delivery.attempts + 1, this.options.jitter())
-        await settleDelivery(database.db, delivery.id, {
+        await settle({
           attempts: delivery.attempts + 1,
           next_attempt_at: next,
           last_error: error,
@@ -161,7 +185,7 @@ export class DeliveryWorker {
         return
       }
       meter.failed()
-      await settleDelivery(database.db, delivery.id, {
+      await settle({
         status: 'failed',
         attempts: delivery.attempts + 1,
         last_error: error,

@@ -81,14 +81,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('updated', 'bigint', (c) => c.notNull())
     .execute()
+  // Only pending deliveries are ever searched: partial indexes stay as small as the backlog.
+  const pending = sql<boolean>`status = 'pending'`
   await db.schema
     .createIndex('deliveries_due')
     .on('deliveries')
-    .columns(['status', 'next_attempt_at'])
+    .column('next_attempt_at')
+    .where(pending)
     .execute()
   await db.schema
     .createIndex('deliveries_case')
     .on('deliveries')
-    .columns(['case_id', 'status', 'seq'])
+    .columns(['case_id', 'seq'])
+    .where(pending)
     .execute()
 }

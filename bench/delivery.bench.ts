@@ -1,0 +1,135 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { cli, DURATION, freshStorage, load, startService } from './lib.js'
+
+const CASES = 200
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
+
+export interface DeliveryFigures {
+  botCapacity: number
+  offered: number
+  delivered: number
+  lagP50: number
+  lagP99: number
+}
+
+/**
+ * The outbox to a local bot that acknowledges at once: visitors in CASES cases write as fast as
+ * they can for DURATION s; the bot measures deliveries/s and the lag from the visitor's send to
+ * the delivery's arrival. The bot's own capacity (autocannon straight at it) is the baseline.
+ */
+export async function benchDelivery(): Promise<DeliveryFigures> {
+  const lags: number[] = []
+  let measuring = false
+  let received = 0
+  const bot = createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk) => {
+      body += chunk
+    })
+    request.on('end', () => {
+      response.writeHead(200).end('ok')
+      const sentAt = Number((JSON.parse(body) as { message: { text?: { body: string } } }).message.text?.body)
+      if (measuring && Number.isFinite(sentAt)) {
+        received++
+        lags.push(Date.now() - sentAt)
+      }
+    })
+  })
+  await new Promise<void>((resolve) => bot.listen(0, '127.0.0.1', resolve))
+  const botURL = `http://127.0.0.1:${(bot.address() as AddressInfo).port}/`
+  const capacity = await load('bot', {
+    url: botURL,
+    method: 'POST',
+    body: '{"message":{}}',
+    connections: 10,
+    warmupSeconds: 1,
+  })
+
+  const storage = await freshStorage()
+  const service = await startService(['dist/main.js'], storage.env)
+  try {
+    const { organizationID } = cli(['org', 'create', '--name', 'Bench'], storage.env)
+    const { serverKey } = cli(['server-key', 'create', '--org', organizationID as string], storage.env)
+    cli(
+      ['chatbot', 'create', '--org', organizationID as string, '--name', 'Bot', '--url', botURL],
+      storage.env,
+    )
+    const post = async (path: string, headers: Record<string, string>, body?: unknown) => {
+      const response = await fetch(`${service.url}${path}`, {
+        method: 'POST',
+        headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : null,
+      })
+      return ((await response.json()) as { data: Record<string, never> }).data
+    }
+    const writers = await Promise.all(
+      Array.from({ length: CASES }, async (_, i) => {
+        const { ticket } = await post(
+          '/v1/server/auth_ticket/request',
+          { 'server-key': serverKey as string },
+          {
+            userIPAddress: '127.0.0.1',
+            userAgent: 'bench',
+            userPlatform: 'web',
+            userDeviceID: `d-${i}`,
+            xcUserID: `visitor-${i}`,
+            fullName: `Visitor ${i}`,
+          },
+        )
+        const { accessToken } = await post('/v1/auth/access_token/request', {
+          authorization: `Bearer ${ticket}`,
+        })
+        const auth = { authorization: `Bearer ${accessToken}` }
+        const opened = await post('/api/visitor/v1/client/case/create', auth, { message: 'warm-up' })
+        return { auth, caseID: (opened.case as unknown as { caseID: string }).caseID }
+      }),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    measuring = true
+    let offered = 0
+    let sequence = 0
+    const until = Date.now() + DURATION * 1000
+    const started = Date.now()
+    await Promise.all(
+      writers.map(async ({ auth, caseID }) => {
+        while (Date.now() < until) {
+          const body = String(Date.now())
+          await post('/api/visitor/v1/client/case/send_message', auth, {
+            id: caseID,
+            localID: `m-${sequence++}`,
+            messageType: 'text',
+            text: { body },
+          })
+          offered++
+        }
+      }),
+    )
+    const seconds = (Date.now() - started) / 1000
+    const deliveredInWindow = received
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    lags.sort((a, b) => a - b)
+    return {
+      botCapacity: capacity.requestsPerSecond,
+      offered: offered / seconds,
+      delivered: deliveredInWindow / seconds,
+      lagP50: percentile(lags, 0.5),
+      lagP99: percentile(lags, 0.99),
+    }
+  } finally {
+    await service.stop()
+    await storage.drop()
+    bot.close()
+  }
+}
+
+export function printDelivery(figures: DeliveryFigures): void {
+  console.log(`\ndelivery: ${CASES} cases writing for ${DURATION} s to a local bot (SQLite)`)
+  console.log(`bot capacity (baseline, autocannon straight at it): ${figures.botCapacity.toFixed(0)} req/s`)
+  console.log(
+    `visitor messages written: ${figures.offered.toFixed(0)}/s; delivered: ${figures.delivered.toFixed(0)}/s ` +
+      `(${((figures.delivered / figures.botCapacity) * 100).toFixed(1)}% of the bot's capacity); ` +
+      `lag p50 ${figures.lagP50.toFixed(0)} ms, p99 ${figures.lagP99.toFixed(0)} ms`,
+  )
+}
