@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net'
 import { cli, DURATION, freshStorage, load, startService } from './lib.js'
 
 const CASES = 200
+/** Visitor messages per second offered in all (the goal: ≥ 1,000 deliveries/s with < 1 s lag). */
+const RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 1200)
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
 
@@ -15,9 +17,9 @@ export interface DeliveryFigures {
 }
 
 /**
- * The outbox to a local bot that acknowledges at once: visitors in CASES cases write as fast as
- * they can for DURATION s; the bot measures deliveries/s and the lag from the visitor's send to
- * the delivery's arrival. The bot's own capacity (autocannon straight at it) is the baseline.
+ * The outbox to a local bot that acknowledges at once: visitors in CASES cases write RATE
+ * messages/s in all for DURATION s; the bot measures deliveries/s and the lag from the visitor's
+ * send to the delivery's arrival. The bot's own capacity (autocannon straight at it) is the baseline.
  */
 export async function benchDelivery(): Promise<DeliveryFigures> {
   const lags: number[] = []
@@ -93,8 +95,12 @@ export async function benchDelivery(): Promise<DeliveryFigures> {
     const until = Date.now() + DURATION * 1000
     const started = Date.now()
     await Promise.all(
-      writers.map(async ({ auth, caseID }) => {
-        while (Date.now() < until) {
+      writers.map(async ({ auth, caseID }, index) => {
+        // Each writer sends every CASES / RATE seconds, the writers spread over that period.
+        const period = (CASES / RATE) * 1000
+        await new Promise((resolve) => setTimeout(resolve, (index / CASES) * period))
+        for (let next = Date.now(); Date.now() < until; next += period) {
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())))
           const body = String(Date.now())
           await post('/api/visitor/v1/client/case/send_message', auth, {
             id: caseID,
@@ -125,7 +131,9 @@ export async function benchDelivery(): Promise<DeliveryFigures> {
 }
 
 export function printDelivery(figures: DeliveryFigures): void {
-  console.log(`\ndelivery: ${CASES} cases writing for ${DURATION} s to a local bot (SQLite)`)
+  console.log(
+    `\ndelivery: ${CASES} cases writing ${RATE} messages/s for ${DURATION} s to a local bot (SQLite)`,
+  )
   console.log(`bot capacity (baseline, autocannon straight at it): ${figures.botCapacity.toFixed(0)} req/s`)
   console.log(
     `visitor messages written: ${figures.offered.toFixed(0)}/s; delivered: ${figures.delivered.toFixed(0)}/s ` +

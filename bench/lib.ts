@@ -42,8 +42,16 @@ export async function startService(
   healthPath = '/healthz',
 ): Promise<Service> {
   const port = await freePort()
-  const child = spawn(process.execPath, args, {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+  // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the servers under load
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   let exited = false

@@ -130,3 +130,31 @@ export async function oldestDue(db: Kysely<Schema>, now: number): Promise<number
     .executeTakeFirst()
   return row?.oldest === null || row?.oldest === undefined ? undefined : Number(row.oldest)
 }
+
+/** Everything a delivery's body needs, for many deliveries in one query. */
+export const deliveryContexts = (db: Kysely<Schema>, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('deliveries as d')
+        .innerJoin('messages as m', 'm.id', 'd.message_id')
+        .innerJoin('cases as c', 'c.id', 'd.case_id')
+        .innerJoin('users as u', 'u.id', 'c.user_id')
+        .innerJoin('organizations as o', 'o.id', 'c.organization_id')
+        .select([
+          'd.id',
+          'c.id as caseID',
+          'm.id as messageID',
+          'm.type',
+          'm.body',
+          'm.data',
+          'u.xc_user_id as xcUserID',
+          'u.phone',
+          'u.full_name as fullName',
+          'o.id as organizationID',
+          'o.name as organizationName',
+        ])
+        .where('d.id', 'in', ids)
+        .execute()
+
+export type DeliveryContext = Awaited<ReturnType<typeof deliveryContexts>>[number]

@@ -1,15 +1,8 @@
-import type { Selectable } from 'kysely'
-import type { CasesTable, MessagesTable, OrganizationsTable, UsersTable } from '../../storage/schema.js'
 import { MessageType } from '../messages/message-types.js'
+import type { DeliveryContext } from './deliveries.repository.js'
 
 /** What a chatbot receives for one visitor message (DESIGN §9), in the product family's shape. */
-export function deliveryBody(parts: {
-  caseRow: Selectable<CasesTable>
-  message: Selectable<MessagesTable>
-  user: Selectable<UsersTable>
-  organization: Selectable<OrganizationsTable>
-}): string {
-  const { caseRow, message, user, organization } = parts
+export function deliveryBody(message: DeliveryContext): string {
   const data = JSON.parse(message.data) as Record<string, unknown>
   const media = { url: data.url, caption: message.body }
   const content = (() => {
@@ -38,11 +31,11 @@ export function deliveryBody(parts: {
     }
   })()
   return JSON.stringify({
-    caseID: caseRow.id,
+    caseID: message.caseID,
     channelType: 'launcher',
-    channelID: organization.id,
-    channelName: organization.name,
-    sender: { customerUserID: user.xc_user_id, phone: user.phone, contactName: user.full_name },
-    message: { id: message.id, ...content },
+    channelID: message.organizationID,
+    channelName: message.organizationName,
+    sender: { customerUserID: message.xcUserID, phone: message.phone, contactName: message.fullName },
+    message: { id: message.messageID, ...content },
   })
 }
