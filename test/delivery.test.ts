@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { retryDelay } from '../src/domain/delivery/schedule.js'
-import { useServer } from './support/app.js'
+import { send, useServer } from './support/app.js'
 import { startBot } from './support/bot-server.js'
 import { openCase, roomMessages } from './support/cases.js'
 import { createOrganization, type TestClient } from './support/clients.js'
@@ -78,6 +78,15 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
     await drain()
     expect(bot.requests.length).toBe(before + 1)
     void visitor
+  })
+
+  test('/metrics counts deliveries', async () => {
+    const metrics = (await send(`${server().url}/metrics`, { method: 'GET' })).text
+    for (const name of ['sent', 'retried', 'failed', 'handovers']) {
+      expect(metrics).toMatch(new RegExp(`^parley_deliveries_${name}_total \\d+`, 'm'))
+    }
+    expect(metrics).toMatch(/^parley_deliveries_sent_total [1-9]\d*$/m)
+    expect(metrics).toMatch(/^parley_deliveries_lag_seconds \d/m)
   })
 
   test('retries follow the schedule with one webhook-id; later messages of the case wait their turn', async () => {
