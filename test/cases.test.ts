@@ -3,7 +3,7 @@ import { type CaseStatus, canMove, TRANSITIONS } from '../src/domain/cases/case.
 import type { ChatbotDetails } from '../src/domain/chatbots/chatbots.service.js'
 import { useServer } from './support/app.js'
 import { openCase, roomMessages, webhook } from './support/cases.js'
-import { createOrganization, recordEvents, type TestClient } from './support/clients.js'
+import { createOrganization, recordEvents } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { runCLIJSON } from './support/processes.js'
 import { connect } from './support/sockets.js'

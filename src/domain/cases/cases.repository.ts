@@ -7,18 +7,22 @@ import type { CaseStatus } from './case.js'
 export const insertCase = (db: Kysely<Schema>, row: Insertable<CasesTable>) =>
   db.insertInto('cases').values(row).execute()
 
-/** The case; on PostgreSQL locked for the rest of the transaction, so a case's events run one at a time. */
-export const findCase = (
-  db: Kysely<Schema>,
-  id: string,
-  { lock = false, dialect = 'sqlite' as Dialect } = {},
-) =>
-  db
-    .selectFrom('cases')
-    .selectAll()
-    .where('id', '=', id)
-    .$if(lock && dialect === 'postgres', (q) => q.forUpdate())
-    .executeTakeFirst()
+const caseByID = prepareQuery(
+  (db, args: { id: string; lock: boolean }, shape, dialect) =>
+    db
+      .selectFrom('cases')
+      .selectAll()
+      .where('id', '=', args.id)
+      .$if(shape === 'lock' && dialect === 'postgres', (q) => q.forUpdate()),
+  (args) => (args.lock ? 'lock' : ''),
+)
+
+/**
+ * The case; with `lock`, locked on PostgreSQL for the rest of the transaction, so a case's events
+ * run one at a time across instances (SQLite has one writer anyway).
+ */
+export const findCase = async (db: Kysely<Schema>, id: string, { lock = false } = {}) =>
+  (await caseByID.run(db, { id, lock }))[0]
 
 export const listCasesOfUser = (db: Kysely<Schema>, userID: string) =>
   db

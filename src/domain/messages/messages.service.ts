@@ -5,12 +5,7 @@ import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { MessagesTable } from '../../storage/schema.js'
 import { type Room, toRoom, toRoomSummary } from '../rooms/room.js'
-import {
-  advanceReceipts,
-  nextMessageCreated,
-  participantsOfRooms,
-  roomsOfUser,
-} from '../rooms/rooms.repository.js'
+import { advanceReceipts, participantsOfRooms, roomsOfUser } from '../rooms/rooms.repository.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { UsersService } from '../users/users.service.js'
