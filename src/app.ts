@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { DestinationStream } from 'pino'
+import { agentAPI } from './api/agent/index.js'
 import { authAPI } from './api/auth/index.js'
 import { chatAPI } from './api/chat/index.js'
 import { opsAPI } from './api/ops/health.js'
@@ -112,6 +113,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(chatAPI)
   await app.register(visitorAPI)
   await app.register(webhookAPI)
+  await app.register(agentAPI, { redisURL: config.redisURL })
   await app.register(gateway, { presence, ...GATEWAY_DEFAULTS, ...options.realtime })
   return app
 }

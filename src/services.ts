@@ -1,3 +1,4 @@
+import { AgentsService } from './domain/agents/agents.service.js'
 import { CasesService } from './domain/cases/cases.service.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
 import { MessagesService } from './domain/messages/messages.service.js'
@@ -17,6 +18,7 @@ import type { Database } from './storage/database.js'
 /** The domain, wired once: what HTTP routes, WebSocket handlers and the CLI call. */
 export interface Services {
   hub: Hub
+  agents: AgentsService
   topics: TopicsService
   chatbots: ChatbotsService
   cases: CasesService
@@ -62,6 +64,7 @@ export function createServices({
   chatbots.onDeactivated = (chatbotIDs) => cases.handOverFromChatbots(chatbotIDs)
   return {
     hub,
+    agents: new AgentsService(database, clock, organizations, topics),
     topics,
     chatbots,
     cases,

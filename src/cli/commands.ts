@@ -4,7 +4,9 @@ import type { Services } from '../services.js'
 export interface Command {
   usage: string
   options: string[]
-  run(services: Services, options: Record<string, string>): Promise<object>
+  /** Reads one line from standard input (a password), so it never shows in `ps` or the shell history. */
+  stdin?: boolean
+  run(services: Services, options: Record<string, string>, input: string): Promise<object>
 }
 
 export const commands: Record<string, Command> = {
@@ -63,5 +65,17 @@ export const commands: Record<string, Command> = {
     usage: 'chatbot deactivate --id CHATBOT_ID',
     options: ['id'],
     run: async (s, o) => s.chatbots.deactivate(o.id as string),
+  },
+  'agent create': {
+    usage: 'agent create --org ORGANIZATION_ID --email E --name N --role admin|agent   (password on stdin)',
+    options: ['org', 'email', 'name', 'role'],
+    stdin: true,
+    run: async (s, o, password) =>
+      s.agents.create(o.org as string, {
+        email: o.email as string,
+        fullName: o.name as string,
+        role: o.role as string,
+        password,
+      }),
   },
 }

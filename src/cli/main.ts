@@ -35,6 +35,8 @@ function parse(argv: string[]): {
       org: { type: 'string' },
       id: { type: 'string' },
       url: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
     },
   })
   const { json = false, ...options } = values
@@ -46,6 +48,13 @@ function parse(argv: string[]): {
     if (!options[option as keyof typeof options]?.trim()) throw new UsageError(`missing --${option}`)
   }
   return { command, options: options as Record<string, string>, json }
+}
+
+/** The first line of standard input, without its line ending. */
+async function readLine(): Promise<string> {
+  let text = ''
+  for await (const chunk of process.stdin) text += chunk
+  return text.split(/\r?\n/)[0] ?? ''
 }
 
 function print(result: object, json: boolean): void {
@@ -80,7 +89,8 @@ async function main(argv: string[]): Promise<number> {
       masterKey: loadMasterKey(config),
       publicURL: config.publicURL,
     })
-    print(await parsed.command.run(services, parsed.options), parsed.json)
+    const input = parsed.command.stdin ? await readLine() : ''
+    print(await parsed.command.run(services, parsed.options, input), parsed.json)
     return 0
   } catch (error) {
     if (!isAppError(error)) throw error

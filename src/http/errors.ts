@@ -22,6 +22,7 @@ function fromFastify(error: FastifyError): AppError {
   }
   const status = error.statusCode ?? 500
   if (status === 413) return new AppError('bodyTooLarge', 'Request body is too large')
+  if (status === 429) return new AppError('rateLimited', 'too many requests')
   if (status >= 400 && status < 500) return new AppError('invalidParam', error.message)
   return new AppError('internal', INTERNAL_MESSAGE)
 }

@@ -163,6 +163,44 @@ export interface DeliveriesTable {
   updated: number
 }
 
+export interface AgentAccountsTable {
+  id: string
+  organization_id: string
+  email: string
+  full_name: string
+  role: string
+  password_hash: string
+  max_concurrent_cases: Generated<number>
+  status: Generated<string>
+  last_assigned: Generated<number>
+  created: number
+  updated: number
+}
+
+export interface AgentTopicsTable {
+  agent_account_id: string
+  topic_id: number
+}
+
+export interface AgentSessionsTable {
+  /** hashSecret(token): the cookie or bearer token is only ever in the login response. */
+  token_hash: string
+  agent_account_id: string
+  csrf_token: string
+  created: number
+  expires_at: number
+  revoked_at: number | null
+}
+
+export interface AuditLogTable {
+  id: string
+  organization_id: string
+  agent_account_id: string
+  action: string
+  detail: string
+  created: number
+}
+
 export interface Schema {
   organizations: OrganizationsTable
   server_keys: ServerKeysTable
@@ -177,4 +215,8 @@ export interface Schema {
   chatbots: ChatbotsTable
   cases: CasesTable
   deliveries: DeliveriesTable
+  agent_accounts: AgentAccountsTable
+  agent_topics: AgentTopicsTable
+  agent_sessions: AgentSessionsTable
+  audit_log: AuditLogTable
 }

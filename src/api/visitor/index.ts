@@ -29,8 +29,9 @@ const createCase = params({
   }),
   message: requiredText({ max: 20_000, description: "The visitor's first message." }),
 })
-const caseRequest = params({ id: requiredID('The caseID.') })
-const sendMessage = params({
+export const caseRequest = params({ id: requiredID('The caseID.') })
+/** A message in a case (the visitor API's, and agents' replies). */
+export const caseMessage = params({
   id: requiredID('The caseID.'),
   localID: requiredText({ max: 128 }),
   messageType: requiredChoice(['text', 'image', 'video', 'file']),
@@ -41,7 +42,7 @@ const sendMessage = params({
 })
 const empty = params({})
 
-const caseShape = z.object({
+export const caseShape = z.object({
   caseID: z.string(),
   organizationID: z.string(),
   userID: z.string(),
@@ -110,7 +111,7 @@ export async function visitorAPI(fastify: FastifyInstance): Promise<void> {
   )
   app.post(
     `${PREFIX}/case/send_message`,
-    describe('Write in your case (idempotent on localID)', sendMessage, z.object({ message: messageShape })),
+    describe('Write in your case (idempotent on localID)', caseMessage, z.object({ message: messageShape })),
     async (r) =>
       success({
         message: await cases.sendMessage(r.client, r.body.id, {

@@ -76,3 +76,28 @@ export const botCasesOf = (db: Kysely<Schema>, chatbotIDs: readonly string[]) =>
         .where('chatbot_id', 'in', chatbotIDs)
         .where('status', '=', 'bot')
         .execute()
+
+/** An organization's cases, newest first, narrowed by status, topic or agent. */
+export const listCases = (
+  db: Kysely<Schema>,
+  filter: {
+    organizationID: string
+    status?: string
+    topicID?: number
+    agentAccountID?: string
+    limit: number
+  },
+) =>
+  db
+    .selectFrom('cases')
+    .selectAll()
+    .where('organization_id', '=', filter.organizationID)
+    .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status as string))
+    .$if(filter.topicID !== undefined, (q) => q.where('topic_id', '=', filter.topicID as number))
+    .$if(filter.agentAccountID !== undefined, (q) =>
+      q.where('agent_account_id', '=', filter.agentAccountID as string),
+    )
+    .orderBy('created', 'desc')
+    .orderBy('id')
+    .limit(filter.limit)
+    .execute()

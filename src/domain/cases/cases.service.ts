@@ -23,12 +23,20 @@ import {
   countOpenCases,
   findCase,
   insertCase,
+  listCases,
   listCasesOfUser,
   lockVisitor,
   moveCase,
 } from './cases.repository.js'
 
 type Trx = Transaction<Schema>
+
+/** An agent acting on cases. */
+export interface AgentActor {
+  agentAccountID: string
+  organizationID: string
+  role: 'admin' | 'agent'
+}
 type CaseRow = Selectable<CasesTable>
 
 /** What one event did: announced after its transaction commits. */
@@ -161,6 +169,88 @@ export class CasesService {
     return toCase(outcome.row as CaseRow)
   }
 
+  // ---- the agents' side
+
+  /** The organization's cases for an agent's inbox: by status, topic, or only the agent's own. */
+  async listForAgent(
+    agent: AgentActor,
+    filter: { status?: CaseStatus; topicID?: number; mine?: boolean; limit: number },
+  ) {
+    const rows = await listCases(this.deps.database.db, {
+      organizationID: agent.organizationID,
+      limit: filter.limit,
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.topicID ? { topicID: filter.topicID } : {}),
+      ...(filter.mine ? { agentAccountID: agent.agentAccountID } : {}),
+    })
+    return rows.map(toCase)
+  }
+
+  /** An agent takes a queued case: of agents racing for one case, exactly one wins. */
+  async take(agent: AgentActor, caseID: string): Promise<Case> {
+    const outcome = await this.run(caseID, async (trx, now) => {
+      const row = await this.agentCase(trx, agent, caseID)
+      if (row.status === 'closed') throw caseClosed()
+      if (row.status !== 'queued') throw new AppError('conflict', 'case is not waiting for an agent')
+      return this.transition(trx, row, 'assigned', now, {
+        changes: { agent_account_id: agent.agentAccountID },
+        action: 'case/assign',
+        text: 'An agent joined the conversation',
+      })
+    })
+    await this.announce(outcome)
+    return toCase(outcome.row as CaseRow)
+  }
+
+  /** An agent's reply in a case assigned to them. */
+  async agentSend(
+    agent: AgentActor,
+    caseID: string,
+    input: { localID: string; content: MessageContent },
+  ): Promise<Message> {
+    const content = checkContent(input.content)
+    const senderID = `agent:${agent.agentAccountID}`
+    const outcome = await this.run(caseID, async (trx, now) => {
+      const row = await this.agentCase(trx, agent, caseID)
+      if (row.status === 'closed') throw caseClosed()
+      if (row.agent_account_id !== agent.agentAccountID)
+        throw new AppError('forbidden', 'case is not assigned to you')
+      const message = await this.store(trx, row, senderID, input.localID, content, now)
+      return { row, messages: message ? [message] : [], changed: false }
+    })
+    const access = await this.deps.rooms.snapshot((outcome.row as CaseRow).room_id)
+    const rows = outcome.messages.length
+      ? outcome.messages
+      : [
+          (await findBySenderLocalID(
+            this.deps.database.db,
+            senderID,
+            input.localID,
+          )) as Selectable<MessagesTable>,
+        ]
+    const [message] = await this.deps.messages.announceNew(agent.organizationID, access, outcome.messages)
+    return (
+      message ?? ((await this.deps.messages.toMessages(agent.organizationID, access, rows))[0] as Message)
+    )
+  }
+
+  /** The assigned agent (or an admin) closes the case; closing a closed case changes nothing. */
+  async agentClose(agent: AgentActor, caseID: string): Promise<Case> {
+    const outcome = await this.run(caseID, async (trx, now) => {
+      const row = await this.agentCase(trx, agent, caseID)
+      if (
+        agent.role !== 'admin' &&
+        row.status !== 'closed' &&
+        row.agent_account_id !== agent.agentAccountID
+      ) {
+        throw new AppError('forbidden', 'case is not assigned to you')
+      }
+      return this.closeCase(trx, row, 'agent', now)
+    })
+    await this.announce(outcome)
+    return toCase(outcome.row as CaseRow)
+  }
+
   // ---- the chatbot's side (the webhook)
 
   /** `messages`: the chatbot answers; allowed while it has the case. Retried localIDs add nothing. */
@@ -276,6 +366,13 @@ export class CasesService {
     const row = await findCase(db, caseID, { lock })
     if (!row || row.user_id !== client.userID || row.organization_id !== client.organizationID)
       throw caseNotFound()
+    return row
+  }
+
+  /** The case, if it belongs to the agent's organization (another's does not exist). */
+  private async agentCase(trx: Trx, agent: AgentActor, caseID: string) {
+    const row = await findCase(trx, caseID, { lock: true })
+    if (!row || row.organization_id !== agent.organizationID) throw caseNotFound()
     return row
   }
 

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely'
 import * as foundation from './0001_foundation.js'
 import * as chat from './0002_chat.js'
 import * as support from './0003_support.js'
+import * as agents from './0004_agents.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_chat': chat,
   '0003_support': support,
+  '0004_agents': agents,
 }

@@ -1,0 +1,200 @@
+import cookie from '@fastify/cookie'
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Redis } from 'ioredis'
+import { z } from 'zod'
+import type { AgentIdentity } from '../../domain/agents/agents.service.js'
+import { visitorContent } from '../../domain/cases/case.js'
+import { AppError } from '../../errors/app-error.js'
+import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
+import { success } from '../../http/envelope.js'
+import { optionalInteger, params, requiredChoice, requiredText } from '../../http/params.js'
+import type { ZodTypeProvider } from '../../http/validation.js'
+import { messageShape } from '../chat/shapes.js'
+import { caseMessage, caseRequest, caseShape } from '../visitor/index.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on agent routes: the signed-in agent. */
+    agent: AgentIdentity
+  }
+}
+
+const PREFIX = '/api/agent/v1'
+export const AGENT_COOKIE = 'parley_agent'
+/** Login attempts per minute, per address and account: enough for typos, too few for guessing. */
+export const LOGIN_ATTEMPTS_PER_MINUTE = 10
+
+const login = params({ email: requiredText({ max: 255 }), password: requiredText({ max: 1024 }) })
+const setStatus = params({ status: requiredChoice(['online', 'away', 'offline']) })
+const caseList = params({
+  status: (name: string) => requiredChoice(['bot', 'queued', 'assigned', 'closed'])(name).optional(),
+  topicID: optionalInteger({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
+  mine: () => z.boolean({ error: "Param 'mine' must be a boolean" }).optional(),
+  limit: optionalInteger({ min: 1, max: 100, fallback: 50 }),
+})
+
+const agentShape = z.object({
+  agentAccountID: z.string(),
+  organizationID: z.string(),
+  email: z.string(),
+  fullName: z.string(),
+  role: z.enum(['admin', 'agent']),
+  topics: z.array(z.number().int()),
+  maxConcurrentCases: z.number().int(),
+  status: z.enum(['online', 'away', 'offline']),
+  created: z.number().int(),
+  updated: z.number().int(),
+})
+const errors = {
+  401: errorEnvelope('40101-40104: not signed in, or the session ended', {
+    status: 401,
+    code: '40103',
+    message: 'agent session is unknown or ended',
+  }),
+  403: errorEnvelope('40301: not allowed (CSRF token missing, not your case)', {
+    status: 403,
+    code: '40301',
+    message: 'CSRF token missing or wrong',
+  }),
+  409: errorEnvelope('40901: the case is not waiting for an agent, or closed', {
+    status: 409,
+    code: '40901',
+    message: 'case is not waiting for an agent',
+  }),
+}
+
+/**
+ * The agent API (DESIGN §10). Agents sign in with email and password and then send either the
+ * session cookie (the console: changes must carry the X-CSRF-Token of the login) or
+ * `Authorization: Bearer <token>` (scripts).
+ */
+export async function agentAPI(
+  fastify: FastifyInstance,
+  options: { redisURL: string | undefined },
+): Promise<void> {
+  await fastify.register(cookie)
+  // With Redis, login attempts are counted across instances.
+  const redis = options.redisURL ? new Redis(options.redisURL, { maxRetriesPerRequest: 1 }) : undefined
+  if (redis) fastify.addHook('onClose', async () => redis.disconnect())
+  await fastify.register(rateLimit, { global: false, ...(redis ? { redis } : {}) })
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+  const { agents, cases } = app.services
+  const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
+    schema: { summary, tags: ['agent'], body, response: { 200: successEnvelope(data), ...errors } },
+  })
+
+  app.post(
+    `${PREFIX}/auth/login`,
+    {
+      ...describe(
+        'Sign in: a session cookie for the console, and a bearer token for scripts',
+        login,
+        z.object({
+          token: z.string(),
+          csrfToken: z.string(),
+          expiresAt: z.number().int(),
+          agentAccount: agentShape,
+        }),
+      ),
+      config: {
+        rateLimit: {
+          max: LOGIN_ATTEMPTS_PER_MINUTE,
+          timeWindow: 60_000,
+          keyGenerator: (request: FastifyRequest) =>
+            `${request.ip}|${String((request.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase()}`,
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = await agents.login(request.body.email, request.body.password)
+      reply.setCookie(AGENT_COOKIE, session.token, {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: request.protocol === 'https',
+        path: '/',
+        expires: new Date(session.expiresAt),
+      })
+      return success({
+        token: session.token,
+        csrfToken: session.csrfToken,
+        expiresAt: session.expiresAt,
+        agentAccount: session.agent,
+      })
+    },
+  )
+
+  // Everything else needs a signed-in agent.
+  await app.register(async (signedIn) => {
+    signedIn.addHook('preHandler', authenticateAgent)
+    const routes = signedIn.withTypeProvider<ZodTypeProvider>()
+    routes.post(
+      `${PREFIX}/auth/logout`,
+      describe('Sign out', params({}), z.object({})),
+      async (request, reply) => {
+        await agents.logout(request.agent)
+        reply.clearCookie(AGENT_COOKIE, { path: '/' })
+        return success({})
+      },
+    )
+    routes.post(
+      `${PREFIX}/agent/set_status`,
+      describe('Set your status', setStatus, z.object({ agentAccount: agentShape })),
+      async (r) => success({ agentAccount: await agents.setStatus(r.agent, r.body.status) }),
+    )
+    routes.post(
+      `${PREFIX}/case/get_list`,
+      describe('Cases of your organization', caseList, z.object({ cases: z.array(caseShape) })),
+      async (r) =>
+        success({
+          cases: await cases.listForAgent(r.agent, {
+            limit: r.body.limit,
+            ...(r.body.status ? { status: r.body.status } : {}),
+            ...(r.body.topicID ? { topicID: r.body.topicID } : {}),
+            ...(r.body.mine ? { mine: true } : {}),
+          }),
+        }),
+    )
+    routes.post(
+      `${PREFIX}/case/take`,
+      describe('Take a waiting case (one agent wins)', caseRequest, z.object({ case: caseShape })),
+      async (r) => success({ case: await cases.take(r.agent, r.body.id) }),
+    )
+    routes.post(
+      `${PREFIX}/case/send_message`,
+      describe('Reply in a case assigned to you', caseMessage, z.object({ message: messageShape })),
+      async (r) =>
+        success({
+          message: await cases.agentSend(r.agent, r.body.id, {
+            localID: r.body.localID,
+            content: visitorContent(r.body),
+          }),
+        }),
+    )
+    routes.post(
+      `${PREFIX}/case/close`,
+      describe('Close a case', caseRequest, z.object({ case: caseShape })),
+      async (r) => success({ case: await cases.agentClose(r.agent, r.body.id) }),
+    )
+  })
+}
+
+/**
+ * preHandler of signed-in routes: a bearer token, or the session cookie plus the session's CSRF
+ * token in X-CSRF-Token (a cookie alone could be sent by any page the agent visits).
+ */
+async function authenticateAgent(
+  this: FastifyInstance,
+  request: FastifyRequest,
+  _reply: FastifyReply,
+): Promise<void> {
+  const bearer = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1]
+  const fromCookie = request.cookies[AGENT_COOKIE]
+  const token = bearer ?? fromCookie
+  if (!token)
+    throw new AppError('missingAuthorization', 'Sign in first (Authorization header or session cookie)')
+  request.agent = await this.services.agents.authenticate(token)
+  if (!bearer && request.headers['x-csrf-token'] !== request.agent.csrfToken) {
+    throw new AppError('forbidden', 'CSRF token missing or wrong')
+  }
+}

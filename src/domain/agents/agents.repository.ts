@@ -1,0 +1,67 @@
+import type { Insertable, Kysely, Updateable } from 'kysely'
+import type { AgentAccountsTable, AgentSessionsTable, Schema } from '../../storage/schema.js'
+
+export const insertAgent = (db: Kysely<Schema>, row: Insertable<AgentAccountsTable>) =>
+  db.insertInto('agent_accounts').values(row).execute()
+
+export const setAgentTopics = async (
+  db: Kysely<Schema>,
+  agentAccountID: string,
+  topicIDs: readonly number[],
+) => {
+  await db.deleteFrom('agent_topics').where('agent_account_id', '=', agentAccountID).execute()
+  if (topicIDs.length > 0) {
+    await db
+      .insertInto('agent_topics')
+      .values(topicIDs.map((topicID) => ({ agent_account_id: agentAccountID, topic_id: topicID })))
+      .execute()
+  }
+}
+
+export const findAgent = (db: Kysely<Schema>, id: string) =>
+  db.selectFrom('agent_accounts').selectAll().where('id', '=', id).executeTakeFirst()
+
+export const findAgentByEmail = (db: Kysely<Schema>, email: string) =>
+  db.selectFrom('agent_accounts').selectAll().where('email', '=', email).executeTakeFirst()
+
+export const topicsOfAgent = async (db: Kysely<Schema>, agentAccountID: string) =>
+  (
+    await db
+      .selectFrom('agent_topics')
+      .select('topic_id')
+      .where('agent_account_id', '=', agentAccountID)
+      .orderBy('topic_id')
+      .execute()
+  ).map((row) => row.topic_id)
+
+export const updateAgent = (
+  db: Kysely<Schema>,
+  id: string,
+  changes: Pick<
+    Updateable<AgentAccountsTable>,
+    'status' | 'updated' | 'full_name' | 'role' | 'last_assigned'
+  >,
+) => db.updateTable('agent_accounts').set(changes).where('id', '=', id).execute()
+
+export const insertAgentSession = (db: Kysely<Schema>, row: AgentSessionsTable) =>
+  db.insertInto('agent_sessions').values(row).execute()
+
+/** The live session of a token hash, with its agent. */
+export const findAgentSession = (db: Kysely<Schema>, tokenHash: string) =>
+  db
+    .selectFrom('agent_sessions as s')
+    .innerJoin('agent_accounts as a', 'a.id', 's.agent_account_id')
+    .select([
+      's.token_hash',
+      's.csrf_token',
+      's.expires_at',
+      's.revoked_at',
+      'a.id',
+      'a.organization_id',
+      'a.role',
+    ])
+    .where('s.token_hash', '=', tokenHash)
+    .executeTakeFirst()
+
+export const revokeAgentSession = (db: Kysely<Schema>, tokenHash: string, now: number) =>
+  db.updateTable('agent_sessions').set({ revoked_at: now }).where('token_hash', '=', tokenHash).execute()

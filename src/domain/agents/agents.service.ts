@@ -1,0 +1,186 @@
+import type { Selectable } from 'kysely'
+import { AppError, paramError } from '../../errors/app-error.js'
+import type { Clock } from '../../lib/clock.js'
+import { isEmail } from '../../lib/formats.js'
+import { newID } from '../../lib/ids.js'
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/passwords.js'
+import { hashSecret, randomToken } from '../../lib/secrets.js'
+import { TTLCache } from '../../lib/ttl-cache.js'
+import type { Database } from '../../storage/database.js'
+import type { AgentAccountsTable } from '../../storage/schema.js'
+import type { OrganizationsService } from '../organizations/organizations.service.js'
+import type { TopicsService } from '../topics/topics.service.js'
+import {
+  findAgent,
+  findAgentByEmail,
+  findAgentSession,
+  insertAgent,
+  insertAgentSession,
+  revokeAgentSession,
+  setAgentTopics,
+  topicsOfAgent,
+  updateAgent,
+} from './agents.repository.js'
+
+export type AgentRole = 'admin' | 'agent'
+export type AgentStatus = 'online' | 'away' | 'offline'
+
+export interface Agent {
+  agentAccountID: string
+  organizationID: string
+  email: string
+  fullName: string
+  role: AgentRole
+  topics: number[]
+  maxConcurrentCases: number
+  status: AgentStatus
+  created: number
+  updated: number
+}
+
+/** Who an agent token or cookie speaks for. */
+export interface AgentIdentity {
+  agentAccountID: string
+  organizationID: string
+  role: AgentRole
+  /** The session's CSRF token: cookie-authenticated changes must echo it in X-CSRF-Token. */
+  csrfToken: string
+  tokenHash: string
+}
+
+/** An agent session lasts a working day. */
+export const AGENT_SESSION_MS = 12 * 60 * 60 * 1000
+const MIN_PASSWORD = 8
+
+const toAgent = (row: Selectable<AgentAccountsTable>, topics: number[]): Agent => ({
+  agentAccountID: row.id,
+  organizationID: row.organization_id,
+  email: row.email,
+  fullName: row.full_name,
+  role: row.role as AgentRole,
+  topics,
+  maxConcurrentCases: row.max_concurrent_cases,
+  status: row.status as AgentStatus,
+  created: row.created,
+  updated: row.updated,
+})
+
+/** Agent and admin accounts of an organization, their passwords and their sessions. */
+export class AgentsService {
+  private readonly sessions: TTLCache<string, AgentIdentity | undefined>
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly organizations: OrganizationsService,
+    private readonly topics: TopicsService,
+  ) {
+    this.sessions = new TTLCache(clock, 1000, async (tokenHash) => {
+      const row = await findAgentSession(database.db, tokenHash)
+      if (!row || row.revoked_at !== null) return undefined
+      return {
+        agentAccountID: row.id,
+        organizationID: row.organization_id,
+        role: row.role as AgentRole,
+        csrfToken: row.csrf_token,
+        tokenHash,
+        expiresAt: row.expires_at,
+      }
+    })
+  }
+
+  async create(
+    organizationID: string,
+    input: {
+      email: string
+      fullName: string
+      role: string
+      password: string
+      topics?: number[]
+      maxConcurrentCases?: number
+    },
+  ): Promise<Agent> {
+    await this.organizations.get(organizationID)
+    const email = input.email.trim().toLowerCase()
+    if (!isEmail(email)) throw paramError('email', 'is invalid')
+    if (input.role !== 'admin' && input.role !== 'agent')
+      throw paramError('role', 'must be one of: admin, agent')
+    if ([...input.password].length < MIN_PASSWORD)
+      throw paramError('password', `must be at least ${MIN_PASSWORD} characters`)
+    const topics = input.topics?.length
+      ? await Promise.all(
+          input.topics.map(async (id) => (await this.topics.resolve(organizationID, id)).topicID),
+        )
+      : [(await this.topics.resolve(organizationID, undefined)).topicID]
+    if (await findAgentByEmail(this.database.db, email))
+      throw new AppError('conflict', `An account for ${email} exists`)
+    const now = this.clock.now()
+    const id = newID()
+    const passwordHash = await hashPassword(input.password)
+    await this.database.transaction(async (trx) => {
+      await insertAgent(trx, {
+        id,
+        organization_id: organizationID,
+        email,
+        full_name: input.fullName,
+        role: input.role,
+        password_hash: passwordHash,
+        max_concurrent_cases: input.maxConcurrentCases ?? 5,
+        created: now,
+        updated: now,
+      })
+      await setAgentTopics(trx, id, topics)
+    })
+    return this.get(id)
+  }
+
+  async get(agentAccountID: string): Promise<Agent> {
+    const row = await findAgent(this.database.db, agentAccountID)
+    if (!row) throw new AppError('notFound', `Agent ${agentAccountID} not found`)
+    return toAgent(row, await topicsOfAgent(this.database.db, agentAccountID))
+  }
+
+  /** A new session for the right email and password; one answer for every kind of wrong. */
+  async login(
+    email: string,
+    password: string,
+  ): Promise<{ token: string; csrfToken: string; expiresAt: number; agent: Agent }> {
+    const row = await findAgentByEmail(this.database.db, email.trim().toLowerCase())
+    const matches = await verifyPassword(password, row?.password_hash ?? DUMMY_PASSWORD_HASH)
+    if (!row || !matches) throw new AppError('invalidToken', 'email or password is wrong')
+    const now = this.clock.now()
+    const token = randomToken()
+    const csrfToken = randomToken(18)
+    const expiresAt = now + AGENT_SESSION_MS
+    await insertAgentSession(this.database.db, {
+      token_hash: hashSecret(token),
+      agent_account_id: row.id,
+      csrf_token: csrfToken,
+      created: now,
+      expires_at: expiresAt,
+      revoked_at: null,
+    })
+    return { token, csrfToken, expiresAt, agent: await this.get(row.id) }
+  }
+
+  /** The identity of a live agent session token. */
+  async authenticate(token: string): Promise<AgentIdentity> {
+    const identity = (await this.sessions.get(hashSecret(token))) as
+      | (AgentIdentity & { expiresAt: number })
+      | undefined
+    if (!identity) throw new AppError('invalidToken', 'agent session is unknown or ended')
+    if (identity.expiresAt <= this.clock.now())
+      throw new AppError('expiredToken', 'agent session has expired')
+    return identity
+  }
+
+  async logout(identity: AgentIdentity): Promise<void> {
+    await revokeAgentSession(this.database.db, identity.tokenHash, this.clock.now())
+    this.sessions.delete(identity.tokenHash)
+  }
+
+  async setStatus(identity: AgentIdentity, status: AgentStatus): Promise<Agent> {
+    await updateAgent(this.database.db, identity.agentAccountID, { status, updated: this.clock.now() })
+    return this.get(identity.agentAccountID)
+  }
+}
