@@ -9,9 +9,14 @@ export interface CLIResult {
   stderr: string
 }
 
-export function runCLI(args: string[], env: Record<string, string | undefined>): Promise<CLIResult> {
+/** Runs the built CLI; `input` is its standard input (closed after it). */
+export function runCLI(
+  args: string[],
+  env: Record<string, string | undefined>,
+  input = '',
+): Promise<CLIResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       ['dist/cli/main.js', ...args],
       { env: { PATH: process.env.PATH, ...env } },
@@ -19,6 +24,7 @@ export function runCLI(args: string[], env: Record<string, string | undefined>):
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
       },
     )
+    child.stdin?.end(input)
   })
 }
 

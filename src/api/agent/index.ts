@@ -77,7 +77,8 @@ export async function agentAPI(
   // With Redis, login attempts are counted across instances.
   const redis = options.redisURL ? new Redis(options.redisURL, { maxRetriesPerRequest: 1 }) : undefined
   if (redis) fastify.addHook('onClose', async () => redis.disconnect())
-  await fastify.register(rateLimit, { global: false, ...(redis ? { redis } : {}) })
+  // Counted before the handler but after parsing, so the key can name the account tried.
+  await fastify.register(rateLimit, { global: false, hook: 'preHandler', ...(redis ? { redis } : {}) })
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { agents, cases } = app.services
   const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({

@@ -1,0 +1,234 @@
+import { beforeAll, describe, expect, test } from 'vitest'
+import { LOGIN_ATTEMPTS_PER_MINUTE } from '../src/api/agent/index.js'
+import { useServer } from './support/app.js'
+import { openCase } from './support/cases.js'
+import { createOrganization } from './support/clients.js'
+import { describeEachDatabase } from './support/databases.js'
+import { runCLI } from './support/processes.js'
+import { connect } from './support/sockets.js'
+
+const A = '/api/agent/v1'
+
+describeEachDatabase('agents', (dialect) => {
+  const server = useServer(dialect)
+  let org: Awaited<ReturnType<typeof createOrganization>>
+  let other: Awaited<ReturnType<typeof createOrganization>>
+
+  beforeAll(async () => {
+    org = await createOrganization(server(), 'Acme')
+    other = await createOrganization(server(), 'Other')
+  })
+
+  const createAgent = (organizationID: string, email: string, role = 'agent') =>
+    server().app.services.agents.create(organizationID, {
+      email,
+      fullName: email.split('@')[0] as string,
+      role,
+      password: 'correct horse',
+    })
+  const signIn = async (email: string, password = 'correct horse') => {
+    const reply = await server().post(`${A}/auth/login`, { email, password })
+    return {
+      reply,
+      token: reply.json.data?.token as string,
+      cookie: reply.headers.get('set-cookie') ?? '',
+      csrf: reply.json.data?.csrfToken as string,
+    }
+  }
+  const asAgent =
+    (token: string) =>
+    (path: string, body: unknown = {}) =>
+      server().post(`${A}${path}`, body, { authorization: `Bearer ${token}` })
+  /** A case handed over by the organization's chatbot: queued, waiting for an agent. */
+  const queuedCase = async (name: string) => {
+    const visitor = await org.signIn(name)
+    const opened = await openCase(visitor, 'help please')
+    await server()
+      .testDatabase.database.db.updateTable('cases')
+      .set({ status: 'queued' })
+      .where('id', '=', opened.caseID)
+      .execute()
+    return { visitor, ...opened }
+  }
+
+  test('the CLI creates the first admin, reading the password from stdin', async () => {
+    const { env } = server().testDatabase
+    const args = [
+      'agent',
+      'create',
+      '--org',
+      org.organizationID,
+      '--email',
+      'Boss@Example.com',
+      '--name',
+      'The Boss',
+      '--role',
+      'admin',
+      '--json',
+    ]
+    const tooShort = await runCLI(args, env, 'short\n')
+    expect(tooShort.code).toBe(1)
+    expect(tooShort.stderr).toContain("Param 'password' must be at least 8 characters")
+    const created = await runCLI(args, env, 'a long enough passphrase\n')
+    expect(created.code).toBe(0)
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      email: 'boss@example.com',
+      fullName: 'The Boss',
+      role: 'admin',
+      organizationID: org.organizationID,
+    })
+    expect(created.stdout).not.toContain('passphrase')
+    expect((await signIn('boss@example.com', 'a long enough passphrase')).reply.status).toBe(200)
+  })
+
+  test('login gives an HttpOnly SameSite cookie and a bearer token; a wrong password is refused', async () => {
+    await createAgent(org.organizationID, 'ann@example.com')
+    const { reply, token, cookie } = await signIn('ANN@example.com')
+    expect(reply.status).toBe(200)
+    expect(reply.json.data.agentAccount).toMatchObject({
+      email: 'ann@example.com',
+      role: 'agent',
+      status: 'offline',
+      topics: [expect.any(Number)],
+    })
+    expect(cookie).toMatch(/^parley_agent=[\w-]+;/)
+    expect(cookie).toMatch(/HttpOnly/)
+    expect(cookie).toMatch(/SameSite=Strict/)
+    expect(
+      (await asAgent(token)('/agent/set_status', { status: 'online' })).json.data.agentAccount.status,
+    ).toBe('online')
+
+    for (const [email, password] of [
+      ['ann@example.com', 'wrong password'],
+      ['nobody@example.com', 'correct horse'],
+    ]) {
+      const wrong = await signIn(email as string, password)
+      expect(wrong.reply.json).toEqual({
+        status: 401,
+        error: { code: '40103', message: 'email or password is wrong', field: '' },
+        data: {},
+      })
+    }
+    // The database holds no password and no session token in plain text.
+    const rows = JSON.stringify(
+      await server().testDatabase.database.db.selectFrom('agent_accounts').selectAll().execute(),
+    )
+    expect(rows).not.toContain('correct horse')
+    const sessions = JSON.stringify(
+      await server().testDatabase.database.db.selectFrom('agent_sessions').selectAll().execute(),
+    )
+    expect(sessions).not.toContain(token)
+  })
+
+  test('repeated failed logins are rate-limited with Retry-After', async () => {
+    await createAgent(org.organizationID, 'guessed@example.com')
+    const replies = []
+    for (let i = 0; i <= LOGIN_ATTEMPTS_PER_MINUTE; i++)
+      replies.push((await signIn('guessed@example.com', `guess ${i}`)).reply)
+    expect(replies.slice(0, LOGIN_ATTEMPTS_PER_MINUTE).every((r) => r.status === 401)).toBe(true)
+    const limited = replies.at(-1)
+    expect(limited?.status).toBe(429)
+    expect(limited?.json.error.code).toBe('42900')
+    expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0)
+  })
+
+  test('a cookie without the CSRF token cannot change anything', async () => {
+    await createAgent(org.organizationID, 'cookie@example.com')
+    const { cookie, csrf } = await signIn('cookie@example.com')
+    const sessionCookie = cookie.split(';')[0] as string
+    const withCookie = (headers: Record<string, string>) =>
+      server().post(`${A}/agent/set_status`, { status: 'away' }, { cookie: sessionCookie, ...headers })
+    expect((await withCookie({})).json.error).toMatchObject({
+      code: '40301',
+      message: 'CSRF token missing or wrong',
+    })
+    expect((await withCookie({ 'x-csrf-token': 'guess' })).json.error.code).toBe('40301')
+    expect((await withCookie({ 'x-csrf-token': csrf })).json.data.agentAccount.status).toBe('away')
+    expect((await server().post(`${A}/agent/set_status`, { status: 'away' })).json.error.code).toBe('40101')
+  })
+
+  test('20 agents racing to take one case: exactly one wins, the rest get 40901', async () => {
+    const racers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => createAgent(org.organizationID, `racer${i}@example.com`)),
+    )
+    const tokens = await Promise.all(racers.map(async (agent) => (await signIn(agent.email)).token))
+    const waiting = await queuedCase('racing-visitor')
+    const replies = await Promise.all(
+      tokens.map((token) => asAgent(token)('/case/take', { id: waiting.caseID })),
+    )
+    const winners = replies.filter((r) => r.status === 200)
+    expect(winners).toHaveLength(1)
+    expect(replies.filter((r) => r.json.error.code === '40901')).toHaveLength(19)
+    expect(winners[0]?.json.data.case).toMatchObject({
+      status: 'assigned',
+      agentAccountID: expect.any(String),
+    })
+  })
+
+  test("the agent's reply reaches the visitor's socket; closing it sends case/update", async () => {
+    await createAgent(org.organizationID, 'helper@example.com')
+    const agent = asAgent((await signIn('helper@example.com')).token)
+    const waiting = await queuedCase('served-visitor')
+    const socket = await connect(server().url, waiting.visitor.accessToken)
+    expect((await agent('/case/take', { id: waiting.caseID })).status).toBe(200)
+    const sent = await agent('/case/send_message', {
+      id: waiting.caseID,
+      localID: 'a-1',
+      messageType: 'text',
+      text: { body: 'Hello, I can help' },
+    })
+    expect(sent.json.data.message).toMatchObject({
+      body: 'Hello, I can help',
+      user: { userRole: { code: 'agent' } },
+    })
+    const heard = await socket.waitUntil(
+      (f) => f.eventName === 'chat/sendMessage' && f.data.body === 'Hello, I can help',
+    )
+    expect(heard.data.user.userID).toMatch(/^agent:\d+$/)
+
+    expect((await agent('/case/close', { id: waiting.caseID })).json.data.case).toMatchObject({
+      status: 'closed',
+      closedBy: 'agent',
+    })
+    await socket.waitUntil((f) => f.eventName === 'case/update' && f.data.status === 'closed')
+    await socket.close()
+  })
+
+  test("another organization's case does not exist for an agent (40401); others' cases cannot be answered", async () => {
+    await createAgent(other.organizationID, 'outsider@example.com')
+    const outsider = asAgent((await signIn('outsider@example.com')).token)
+    const waiting = await queuedCase('private-visitor')
+    for (const path of ['/case/take', '/case/close']) {
+      expect((await outsider(path, { id: waiting.caseID })).json.error).toMatchObject({
+        code: '40401',
+        message: 'case not found',
+      })
+    }
+    const lists = (await outsider('/case/get_list', {})).json.data.cases
+    expect(lists.map((c: { caseID: string }) => c.caseID)).not.toContain(waiting.caseID)
+
+    await createAgent(org.organizationID, 'bystander@example.com')
+    const bystander = asAgent((await signIn('bystander@example.com')).token)
+    const reply = await bystander('/case/send_message', {
+      id: waiting.caseID,
+      localID: 'x',
+      messageType: 'text',
+      text: { body: 'hi' },
+    })
+    expect(reply.json.error.code).toBe('40301')
+  })
+
+  describe('case lists', () => {
+    test('filter by status and mine', async () => {
+      await createAgent(org.organizationID, 'lister@example.com')
+      const lister = asAgent((await signIn('lister@example.com')).token)
+      const waiting = await queuedCase('listed-visitor')
+      const queued = (await lister('/case/get_list', { status: 'queued' })).json.data.cases
+      expect(queued.map((c: { caseID: string }) => c.caseID)).toContain(waiting.caseID)
+      await lister('/case/take', { id: waiting.caseID })
+      const mine = (await lister('/case/get_list', { mine: true })).json.data.cases
+      expect(mine.map((c: { caseID: string }) => c.caseID)).toEqual([waiting.caseID])
+      expect((await lister('/case/get_list', { status: 'sleeping' })).json.error.code).toBe('40002')
+    })
+  })
+})
