@@ -141,7 +141,10 @@ export async function agentAPI(
     routes.post(
       `${PREFIX}/agent/set_status`,
       describe('Set your status', setStatus, z.object({ agentAccount: agentShape })),
-      async (r) => success({ agentAccount: await agents.setStatus(r.agent, r.body.status) }),
+      async (r) => {
+        await cases.agentStatus(r.agent, r.body.status)
+        return success({ agentAccount: await agents.get(r.agent.agentAccountID) })
+      },
     )
     routes.post(
       `${PREFIX}/case/get_list`,

@@ -65,3 +65,33 @@ export const findAgentSession = (db: Kysely<Schema>, tokenHash: string) =>
 
 export const revokeAgentSession = (db: Kysely<Schema>, tokenHash: string, now: number) =>
   db.updateTable('agent_sessions').set({ revoked_at: now }).where('token_hash', '=', tokenHash).execute()
+
+/**
+ * Online agents of the organization who work the topic, with how many cases they hold now: the
+ * candidates of auto-assignment. On PostgreSQL their rows are locked, so two cases assigned at
+ * once cannot both take an agent's last free slot.
+ */
+export const availableAgents = (
+  db: Kysely<Schema>,
+  query: { organizationID: string; topicID: number; email?: string; lock: boolean },
+) =>
+  db
+    .selectFrom('agent_accounts as a')
+    .innerJoin('agent_topics as t', 't.agent_account_id', 'a.id')
+    .select((eb) => [
+      'a.id',
+      'a.max_concurrent_cases',
+      'a.last_assigned',
+      eb
+        .selectFrom('cases as c')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('c.agent_account_id', '=', 'a.id')
+        .where('c.status', '=', 'assigned')
+        .as('open'),
+    ])
+    .where('a.organization_id', '=', query.organizationID)
+    .where('t.topic_id', '=', query.topicID)
+    .where('a.status', '=', 'online')
+    .$if(query.email !== undefined, (q) => q.where('a.email', '=', (query.email as string).toLowerCase()))
+    .$if(query.lock, (q) => q.forUpdate('a'))
+    .execute()

@@ -101,3 +101,17 @@ export const listCases = (
     .orderBy('id')
     .limit(filter.limit)
     .execute()
+
+/** The oldest case waiting in any of these topics. */
+export const oldestQueued = (db: Kysely<Schema>, organizationID: string, topicIDs: readonly number[]) =>
+  topicIDs.length === 0
+    ? Promise.resolve(undefined)
+    : db
+        .selectFrom('cases')
+        .select('id')
+        .where('organization_id', '=', organizationID)
+        .where('status', '=', 'queued')
+        .where('topic_id', 'in', topicIDs)
+        .orderBy('updated')
+        .orderBy('id')
+        .executeTakeFirst()

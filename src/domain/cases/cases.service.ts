@@ -5,6 +5,7 @@ import { newID } from '../../lib/ids.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
+import { availableAgents, findAgent, topicsOfAgent, updateAgent } from '../agents/agents.repository.js'
 import type { Chatbot, ChatbotsService } from '../chatbots/chatbots.service.js'
 import { abandonPending, recordDelivery } from '../delivery/deliveries.repository.js'
 import type { Message } from '../messages/message.js'
@@ -27,6 +28,7 @@ import {
   listCasesOfUser,
   lockVisitor,
   moveCase,
+  oldestQueued,
 } from './cases.repository.js'
 
 type Trx = Transaction<Schema>
@@ -120,10 +122,14 @@ export class CasesService {
       await insertCase(trx, row)
       const opened = await this.systemMessage(trx, row, 'case/create', `Case ${row.id} opened`, now)
       const first = await this.store(trx, row, client.userID, newID(), content, now)
-      return { row, messages: [opened, first].filter(isDefined), changed: true }
+      return this.assignIfPossible(
+        trx,
+        { row, messages: [opened, first].filter(isDefined), changed: true },
+        now,
+      )
     })
     await this.announce(outcome)
-    return toCase(row)
+    return toCase(outcome.row as CaseRow)
   }
 
   async list(client: ClientIdentity): Promise<Case[]> {
@@ -192,11 +198,7 @@ export class CasesService {
       const row = await this.agentCase(trx, agent, caseID)
       if (row.status === 'closed') throw caseClosed()
       if (row.status !== 'queued') throw new AppError('conflict', 'case is not waiting for an agent')
-      return this.transition(trx, row, 'assigned', now, {
-        changes: { agent_account_id: agent.agentAccountID },
-        action: 'case/assign',
-        text: 'An agent joined the conversation',
-      })
+      return this.assignTo(trx, row, agent.agentAccountID, now)
     })
     await this.announce(outcome)
     return toCase(outcome.row as CaseRow)
@@ -248,7 +250,38 @@ export class CasesService {
       return this.closeCase(trx, row, 'agent', now)
     })
     await this.announce(outcome)
+    // A slot is free: the oldest waiting case of the agent's topics is theirs.
+    if (outcome.changed) await this.assignWaiting(agent.agentAccountID)
     return toCase(outcome.row as CaseRow)
+  }
+
+  /** An agent's status changes; coming online, they get the waiting cases they have room for. */
+  async agentStatus(agent: AgentActor, status: 'online' | 'away' | 'offline') {
+    await updateAgent(this.deps.database.db, agent.agentAccountID, { status, updated: this.deps.clock.now() })
+    if (status === 'online') await this.assignWaiting(agent.agentAccountID)
+  }
+
+  /**
+   * Gives an available agent (come online, or with a free slot) the oldest waiting cases of their
+   * topics, while they have room.
+   */
+  async assignWaiting(agentAccountID: string): Promise<void> {
+    const { db } = this.deps.database
+    const agent = await findAgent(db, agentAccountID)
+    if (!agent || agent.status !== 'online') return
+    const topics = await topicsOfAgent(db, agentAccountID)
+    for (;;) {
+      const next = await oldestQueued(db, agent.organization_id, topics)
+      if (!next) return
+      const outcome = await this.run(next.id, async (trx, now) => {
+        const row = (await findCase(trx, next.id, { lock: true })) as CaseRow
+        const room =
+          row.status === 'queued' && (await this.pickAgent(trx, row, agent.email)) === agentAccountID
+        return room ? this.assignTo(trx, row, agentAccountID, now) : { row, messages: [], changed: false }
+      })
+      await this.announce(outcome)
+      if (!outcome.changed) return
+    }
   }
 
   // ---- the chatbot's side (the webhook)
@@ -285,18 +318,26 @@ export class CasesService {
   async botHandover(
     chatbot: Chatbot,
     caseID: string,
-    handover: { topicID?: number | undefined; summary?: string | undefined },
+    handover: { topicID?: number | undefined; summary?: string | undefined; agentEmail?: string | undefined },
   ) {
     const topic = handover.topicID ? await this.topicOf(chatbot.organizationID, handover.topicID) : undefined
     const outcome = await this.run(caseID, async (trx, now) => {
       const row = await this.botCase(trx, chatbot, caseID)
       if (row.status === 'closed') throw caseClosed()
       if (row.status !== 'bot') return { row, messages: [], changed: false }
-      return this.transition(trx, row, 'queued', now, {
-        changes: { topic_id: topic ?? row.topic_id, handover_summary: handover.summary ?? '' },
+      const changes = { topic_id: topic ?? row.topic_id, handover_summary: handover.summary ?? '' }
+      // Straight to the named agent when they work the topic and are free; else to the queue.
+      const named = handover.agentEmail
+        ? await this.pickAgent(trx, { ...row, ...changes }, handover.agentEmail)
+        : undefined
+      const text = 'The chatbot handed the case over to an agent'
+      if (named) return this.assignTo(trx, { ...row, ...changes }, named, now, text)
+      const queued = await this.transition(trx, row, 'queued', now, {
+        changes,
         action: 'case/handover',
-        text: 'The chatbot handed the case over to an agent',
+        text,
       })
+      return this.assignIfPossible(trx, queued, now)
     })
     await this.announce(outcome)
   }
@@ -319,7 +360,12 @@ export class CasesService {
     const outcome = await this.run(caseID, async (trx, now) => {
       const row = (await findCase(trx, caseID, { lock: true })) as CaseRow
       if (row.status !== 'bot') return { row, messages: [], changed: false }
-      return this.transition(trx, row, 'queued', now, { changes: {}, action: 'case/handover', text: reason })
+      const queued = await this.transition(trx, row, 'queued', now, {
+        changes: {},
+        action: 'case/handover',
+        text: reason,
+      })
+      return this.assignIfPossible(trx, queued, now)
     })
     await this.announce(outcome)
   }
@@ -330,11 +376,12 @@ export class CasesService {
       const outcome = await this.run(id, async (trx, now) => {
         const row = (await findCase(trx, id, { lock: true })) as CaseRow
         if (row.status !== 'bot') return { row, messages: [], changed: false }
-        return this.transition(trx, row, 'queued', now, {
+        const queued = await this.transition(trx, row, 'queued', now, {
           changes: {},
           action: 'case/handover',
           text: 'The chatbot is no longer active; the case goes to an agent',
         })
+        return this.assignIfPossible(trx, queued, now)
       })
       await this.announce(outcome)
     }
@@ -367,6 +414,54 @@ export class CasesService {
     if (!row || row.user_id !== client.userID || row.organization_id !== client.organizationID)
       throw caseNotFound()
     return row
+  }
+
+  /**
+   * The agent auto-assignment picks for a case (DESIGN §10): online, working the case's topic,
+   * under their maximum; the fewest open cases first, then the longest idle. `email` narrows the
+   * choice to one agent.
+   */
+  private async pickAgent(trx: Trx, row: CaseRow, email?: string): Promise<string | undefined> {
+    const candidates = await availableAgents(trx, {
+      organizationID: row.organization_id,
+      topicID: row.topic_id,
+      lock: this.deps.database.dialect === 'postgres',
+      ...(email ? { email } : {}),
+    })
+    const free = candidates
+      .map((a) => ({ ...a, open: Number(a.open) }))
+      .filter((a) => a.open < a.max_concurrent_cases)
+      .sort((a, b) => a.open - b.open || a.last_assigned - b.last_assigned || a.id.localeCompare(b.id))
+    return free[0]?.id
+  }
+
+  /** A queued case goes to an available agent at once, when there is one. */
+  private async assignIfPossible(trx: Trx, outcome: Outcome, now: number): Promise<Outcome> {
+    const row = outcome.row
+    if (!row || row.status !== 'queued') return outcome
+    const agentID = await this.pickAgent(trx, row)
+    if (!agentID) return outcome
+    const assigned = await this.assignTo(trx, row, agentID, now)
+    return { row: assigned.row, messages: [...outcome.messages, ...assigned.messages], changed: true }
+  }
+
+  private async assignTo(
+    trx: Trx,
+    row: CaseRow,
+    agentAccountID: string,
+    now: number,
+    text = 'An agent joined the conversation',
+  ) {
+    await updateAgent(trx, agentAccountID, { last_assigned: now })
+    return this.transition(trx, row, 'assigned', now, {
+      changes: {
+        agent_account_id: agentAccountID,
+        topic_id: row.topic_id,
+        handover_summary: row.handover_summary,
+      },
+      action: 'case/assign',
+      text,
+    })
   }
 
   /** The case, if it belongs to the agent's organization (another's does not exist). */
