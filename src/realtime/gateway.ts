@@ -129,6 +129,13 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     presence.connected(connection.client, connection.socketID).catch((error: unknown) => {
       request.log.warn({ err: error }, 'presence: connect not recorded')
     })
+    // A revocation between the check before the upgrade and now reached no socket: look again.
+    services.sessions
+      .isRevoked(connection.client.sessionID)
+      .then((revoked) => {
+        if (revoked) socket.close(4001, 'session revoked')
+      })
+      .catch(() => {})
   }
 
   const unauthorized = errorEnvelope(

@@ -31,7 +31,7 @@ export interface PreparedQuery<A, R> {
 }
 
 /** The dialect a Kysely instance (or transaction) speaks. */
-const dialectOf = (db: Kysely<Schema>): Dialect =>
+export const dialectOf = (db: Kysely<Schema>): Dialect =>
   db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite'
 
 /**

@@ -56,7 +56,10 @@ function message(item: unknown): { localID?: string; content: MessageContent } {
       }
       case 'document': {
         const { url, caption, filename } = media(item.document)
-        return { type: MessageType.file, body: caption, data: { url, fileName: filename, ...extra } }
+        // The family's contract does not require a filename: take the URL's last segment.
+        const fileName =
+          filename || decodeURIComponent(new URL(url).pathname.split('/').pop() || '') || 'file'
+        return { type: MessageType.file, body: caption, data: { url, fileName, ...extra } }
       }
       default:
         throw reject('message type is invalid')

@@ -6,6 +6,7 @@ import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
 import { availableAgents, findAgent, topicsOfAgent, updateAgent } from '../agents/agents.repository.js'
+import { findActiveChatbot } from '../chatbots/chatbots.repository.js'
 import type { Chatbot, ChatbotsService } from '../chatbots/chatbots.service.js'
 import { abandonPending, recordDelivery } from '../delivery/deliveries.repository.js'
 import type { Message } from '../messages/message.js'
@@ -108,6 +109,10 @@ export class CasesService {
     }
     const outcome = await database.transaction(async (trx): Promise<Outcome> => {
       await lockVisitor(trx, client.userID, database.dialect)
+      // Again here, locked: a chatbot deactivated meanwhile must not get the case.
+      const current = await findActiveChatbot(trx, client.organizationID, { lock: true })
+      row.status = current ? 'bot' : 'queued'
+      row.chatbot_id = current?.id ?? null
       if ((await countOpenCases(trx, client.organizationID, client.userID)) >= maxOpen) {
         throw new AppError('conflict', 'too many open cases')
       }
@@ -157,7 +162,7 @@ export class CasesService {
     if (announced) return announced
     // A retry: the message was stored before.
     const row = outcome.row as CaseRow
-    const stored = await findBySenderLocalID(this.deps.database.db, client.userID, input.localID)
+    const stored = await findBySenderLocalID(this.deps.database.db, client.userID, input.localID, row.room_id)
     const access = await this.deps.rooms.snapshot(row.room_id)
     const [message] = await this.deps.messages.toMessages(row.organization_id, access, [
       stored as Selectable<MessagesTable>,
@@ -228,6 +233,7 @@ export class CasesService {
             this.deps.database.db,
             senderID,
             input.localID,
+            access.room.id,
           )) as Selectable<MessagesTable>,
         ]
     const [message] = await this.deps.messages.announceNew(agent.organizationID, access, outcome.messages)

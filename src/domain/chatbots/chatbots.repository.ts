@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { dialectOf } from '../../storage/prepared.js'
 import type { ChatbotsTable, Schema } from '../../storage/schema.js'
 
 export const insertChatbot = (db: Kysely<Schema>, row: ChatbotsTable) =>
@@ -7,12 +8,14 @@ export const insertChatbot = (db: Kysely<Schema>, row: ChatbotsTable) =>
 export const findChatbot = (db: Kysely<Schema>, id: string) =>
   db.selectFrom('chatbots').selectAll().where('id', '=', id).executeTakeFirst()
 
-export const findActiveChatbot = (db: Kysely<Schema>, organizationID: string) =>
+/** The organization's active chatbot; with `lock`, held (PostgreSQL) until the transaction ends. */
+export const findActiveChatbot = (db: Kysely<Schema>, organizationID: string, { lock = false } = {}) =>
   db
     .selectFrom('chatbots')
     .selectAll()
     .where('organization_id', '=', organizationID)
     .where('active', '=', 1)
+    .$if(lock && dialectOf(db) === 'postgres', (q) => q.forShare())
     .executeTakeFirst()
 
 export const updateChatbot = (

@@ -147,7 +147,8 @@ export class ChatbotsService {
   /** Where and with which secret to deliver to a chatbot (cached like authentication). */
   async endpoint(chatbotID: string): Promise<{ url: string; secretKey: string } | undefined> {
     const known = await this.cache.get(chatbotID)
-    return known && { url: known.chatbot.url, secretKey: known.secretKey }
+    // An inactive chatbot gets nothing: the delivery fails for good and its case goes to agents.
+    return known?.chatbot.active ? { url: known.chatbot.url, secretKey: known.secretKey } : undefined
   }
 
   /**

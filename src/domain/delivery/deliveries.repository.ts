@@ -88,17 +88,6 @@ export const settleDelivery = (
     .where('status', '=', 'pending')
     .execute()
 
-/** Gives up the leases of deliveries this instance will not finish (shutting down). */
-export const releaseLeases = (db: Kysely<Schema>, ids: readonly string[]) =>
-  ids.length === 0
-    ? Promise.resolve()
-    : db
-        .updateTable('deliveries')
-        .set({ lease_until: null })
-        .where('id', 'in', ids)
-        .where('status', '=', 'pending')
-        .execute()
-
 /** A case's pending deliveries are abandoned when the chatbot no longer has it. */
 export const abandonPending = (db: Kysely<Schema>, caseID: string, now: number) =>
   db

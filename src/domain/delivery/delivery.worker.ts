@@ -7,13 +7,13 @@ import type { Database } from '../../storage/database.js'
 import type { CasesService } from '../cases/cases.service.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
 import {
+  abandonPending,
   casesWaitingSince,
   claimDue,
   type DeliveryContext,
   type DeliveryRow,
   deliveryContexts,
   oldestDue,
-  releaseLeases,
   settleDelivery,
 } from './deliveries.repository.js'
 import { deliveryBody } from './payload.js'
@@ -61,6 +61,7 @@ export class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined
   private pending = false
   private stopping = false
+  private round: Promise<number> = Promise.resolve(0)
   private lastSweep = Number.NEGATIVE_INFINITY
 
   constructor(
@@ -88,8 +89,9 @@ export class DeliveryWorker {
     this.timer = setTimeout(async () => {
       this.pending = false
       let started = 0
+      this.round = this.tick()
       try {
-        started = await this.tick()
+        started = await this.round
       } catch (error) {
         this.deps.log.error({ err: error }, 'delivery: round failed')
       }
@@ -102,9 +104,10 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopping = true
     clearTimeout(this.timer)
+    await this.round.catch(() => {}) // a round already claiming finishes its claim first
     const deadline = new Promise((resolve) => setTimeout(resolve, this.options.timeoutMs).unref())
     await Promise.race([Promise.allSettled(this.inFlight.values()), deadline])
-    await releaseLeases(this.deps.database.db, [...this.inFlight.keys()]).catch(() => {})
+    // Attempts still running keep their leases (they may yet succeed); the lease lapses by itself.
   }
 
   /**
@@ -124,7 +127,7 @@ export class DeliveryWorker {
       meter.lag(oldest === undefined ? 0 : (now - oldest) / 1000)
     }
     const free = this.options.concurrency - this.inFlight.size
-    if (free <= 0) return 0
+    if (free <= 0 || this.stopping) return 0
     const claimed = await database.transaction((trx) =>
       claimDue(trx, {
         now,
@@ -197,11 +200,16 @@ export class DeliveryWorker {
         return
       }
       meter.failed()
-      await settle({
-        status: 'failed',
-        attempts: delivery.attempts + 1,
-        last_error: error,
-        updated: now,
+      // In one transaction with the failure, so the case's next delivery cannot be claimed before
+      // the handover below abandons it.
+      await database.transaction(async (trx) => {
+        await settleDelivery(trx, delivery.id, {
+          status: 'failed',
+          attempts: delivery.attempts + 1,
+          last_error: error,
+          updated: now,
+        })
+        await abandonPending(trx, delivery.case_id, now)
       })
       await this.handOver(
         delivery.case_id,
@@ -251,11 +259,14 @@ export class DeliveryWorker {
           timeout: this.options.timeoutMs,
         },
         (response) => {
-          response.resume() // the answer's body is not needed
-          response.on('end', () => resolve({ status: response.statusCode ?? 0 }))
-          response.on('error', (error) => resolve({ status: 'network', error: error.message }))
+          // The status is the answer; the body is not needed.
+          clearTimeout(limit)
+          resolve({ status: response.statusCode ?? 0 })
+          response.resume()
         },
       )
+      // A limit on the whole attempt, not only on silence.
+      const limit = setTimeout(() => request.destroy(new TimeoutError()), this.options.timeoutMs)
       request.on('timeout', () => request.destroy(new TimeoutError()))
       request.on('error', (error) =>
         resolve(

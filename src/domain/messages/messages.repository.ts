@@ -5,12 +5,14 @@ import type { MessagesTable, Schema } from '../../storage/schema.js'
 import { nextMessageCreated } from '../rooms/rooms.repository.js'
 import { NO_QUOTE, type Quote } from './message.js'
 
-export const findBySenderLocalID = (db: Kysely<Schema>, senderID: string, localID: string) =>
+/** A retry's stored message: the same sender and localID in the same room. */
+export const findBySenderLocalID = (db: Kysely<Schema>, senderID: string, localID: string, roomID: string) =>
   db
     .selectFrom('messages')
     .selectAll()
     .where('sender_id', '=', senderID)
     .where('local_id', '=', localID)
+    .where('room_id', '=', roomID)
     .executeTakeFirst()
 
 const insertUnlessRetry = prepareQuery((db, row: Selectable<MessagesTable>) =>

@@ -58,10 +58,10 @@ export class MessagesService {
   ) {}
 
   async send(client: ClientIdentity, input: SendInput): Promise<Message> {
-    const stored = await findBySenderLocalID(this.database.db, client.userID, input.localID)
+    const access = await this.rooms.forSend(client, input)
+    const stored = await findBySenderLocalID(this.database.db, client.userID, input.localID, access.room.id)
     if (stored) return this.view(client, stored)
     const content = checkContent({ type: input.type, body: input.body ?? '', data: input.data })
-    const access = await this.rooms.forSend(client, input)
     if (input.replyTo) await this.requireInRoom(input.replyTo, access.room.id)
     const now = this.clock.now()
     const row = await this.database.transaction((trx) =>
@@ -79,7 +79,7 @@ export class MessagesService {
     )
     if (!row) {
       // A concurrent send with the same localID won: answer with its message, announce nothing.
-      const winner = await findBySenderLocalID(this.database.db, client.userID, input.localID)
+      const winner = await findBySenderLocalID(this.database.db, client.userID, input.localID, access.room.id)
       return this.view(client, winner as Selectable<MessagesTable>)
     }
     // The sending device has it as its answer; every other socket of every participant gets it.

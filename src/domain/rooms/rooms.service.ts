@@ -110,7 +110,13 @@ export class RoomsService {
     client: ClientIdentity,
     target: { roomID?: string; recipientUserID?: string },
   ): Promise<RoomAccess> {
-    if (target.roomID) return this.access(client, target.roomID)
+    if (target.roomID) {
+      const access = await this.access(client, target.roomID)
+      // A case's room takes messages through the case (its state and the chatbot's outbox).
+      if (access.room.type === RoomType.case)
+        throw paramError('roomID', 'is a case room; use case/send_message')
+      return access
+    }
     const { recipientUserID } = target
     if (!recipientUserID) throw paramError('roomID', 'is required')
     if (recipientUserID === client.userID) throw paramError('recipientUserID', 'must be another user')

@@ -59,10 +59,18 @@ export class SessionsService {
     private readonly users: UsersService,
     private readonly hub: Hub,
   ) {
-    this.revoked = new TTLCache(clock, SESSION_CACHE_MS, async (id) => {
-      const session = await findSession(database.db, id)
-      return !session || session.revoked_at !== null
+    this.revoked = new TTLCache(clock, SESSION_CACHE_MS, (id) => this.isRevoked(id))
+    // A revocation announced by another instance counts here at once, not after the cache's second.
+    hub.subscribe((audience, event) => {
+      if (event.eventName === 'session/revoked')
+        for (const id of audience.sessionIDs ?? []) this.revoked.delete(id)
     })
+  }
+
+  /** Straight from storage, past the cache: for a socket that must not outlive a revocation. */
+  async isRevoked(sessionID: string): Promise<boolean> {
+    const session = await findSession(this.database.db, sessionID)
+    return !session || session.revoked_at !== null
   }
 
   /** Trades a ticket (once) for a new session's tokens. */
