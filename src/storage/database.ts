@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely'
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config/config.js'
 import { GroupCommit } from './group-commit.js'
@@ -20,7 +20,7 @@ export interface Database {
    * Runs `work` as one transaction. On SQLite, transactions arriving together share one commit
    * (see GroupCommit), so `work` must only touch the database.
    */
-  transaction<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T>
+  transaction<T>(work: (trx: Kysely<Schema>) => Promise<T>): Promise<T>
   close(): Promise<void>
 }
 

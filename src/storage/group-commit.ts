@@ -1,8 +1,8 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Schema } from './schema.js'
 
 interface Job {
-  work: (trx: Transaction<Schema>) => Promise<unknown>
+  work: (trx: Kysely<Schema>) => Promise<unknown>
   resolve: (value: unknown) => void
   reject: (error: unknown) => void
 }
@@ -22,7 +22,7 @@ export class GroupCommit {
 
   constructor(private readonly db: Kysely<Schema>) {}
 
-  run<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
+  run<T>(work: (trx: Kysely<Schema>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject })
       // Start on the next turn of the event loop, so that requests that arrived together (one
@@ -39,8 +39,18 @@ export class GroupCommit {
       const batch = this.pending.splice(0, MAX_BATCH)
       const settle: (() => void)[] = []
       try {
-        await this.db.transaction().execute(async (trx) => {
-          for (const job of batch) settle.push(await runInSavepoint(trx, job))
+        await this.db.connection().execute(async (connection) => {
+          // IMMEDIATE takes the write lock first: with a deferred BEGIN, a commit by another
+          // process (the CLI) between this batch's first read and first write would fail every
+          // later writer of the batch with "database is locked"; busy_timeout cannot help there.
+          await sql`begin immediate`.execute(connection)
+          try {
+            for (const job of batch) settle.push(await runInSavepoint(connection, job))
+            await sql`commit`.execute(connection)
+          } catch (error) {
+            await sql`rollback`.execute(connection).catch(() => {})
+            throw error
+          }
         })
         for (const done of settle) done()
       } catch (error) {
@@ -52,7 +62,7 @@ export class GroupCommit {
   }
 }
 
-async function runInSavepoint(trx: Transaction<Schema>, job: Job): Promise<() => void> {
+async function runInSavepoint(trx: Kysely<Schema>, job: Job): Promise<() => void> {
   await sql`savepoint job`.execute(trx)
   try {
     const value = await job.work(trx)

@@ -2,6 +2,11 @@ import type { PostgresPool, PostgresPoolClient } from 'kysely'
 import type pg from 'pg'
 import { statementName } from './prepared.js'
 
+// PostgreSQL refuses a named statement whose result columns changed under it (another instance
+// migrated the table): such a connection is dropped instead of reused, so the failure happens
+// once per connection, not on every later query.
+const STALE_PLAN = 'cached plan must not change result type'
+
 /**
  * The pool Kysely sees: pg's, except that the hot-path queries compiled by prepareQuery run as
  * named statements, which PostgreSQL parses and plans once per connection instead of every time.
@@ -10,13 +15,20 @@ export function withNamedStatements(pool: pg.Pool): PostgresPool {
   return {
     async connect() {
       const client = await pool.connect()
+      let stale = false
       const query = (sqlOrCursor: unknown, parameters?: ReadonlyArray<unknown>) => {
         if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as pg.Submittable)
         const values = parameters as unknown[]
         const name = statementName(sqlOrCursor)
-        return name ? client.query({ name, text: sqlOrCursor, values }) : client.query(sqlOrCursor, values)
+        const result = name
+          ? client.query({ name, text: sqlOrCursor, values })
+          : client.query(sqlOrCursor, values)
+        return result.catch((error: Error) => {
+          if (error.message?.includes(STALE_PLAN)) stale = true
+          throw error
+        })
       }
-      return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() }
+      return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release(stale) }
     },
     end: () => pool.end(),
   }

@@ -1,4 +1,4 @@
-import type { Selectable, Transaction } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { newID } from '../../lib/ids.js'
@@ -32,7 +32,7 @@ import {
   oldestQueued,
 } from './cases.repository.js'
 
-type Trx = Transaction<Schema>
+type Trx = Kysely<Schema>
 
 /** An agent acting on cases. */
 export interface AgentActor {

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely'
+import type { Kysely } from 'kysely'
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { newID } from '../../lib/ids.js'
@@ -181,7 +181,7 @@ export class SessionsService {
     this.hub.publish({ sessionIDs: [sessionID] }, { eventName: 'session/revoked', data: { sessionID } })
   }
 
-  private storeRefreshToken(trx: Transaction<Schema>, sessionID: string, token: string, now: number) {
+  private storeRefreshToken(trx: Kysely<Schema>, sessionID: string, token: string, now: number) {
     return insertRefreshToken(trx, {
       hash: hashSecret(token),
       session_id: sessionID,
