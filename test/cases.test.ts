@@ -277,4 +277,37 @@ describeEachDatabase('cases and the visitor API', (dialect) => {
     ).at(-1)
     expect(JSON.parse(last?.data ?? '{}')).toMatchObject({ action: 'case/handover', status: 'queued' })
   })
+
+  test("a case's room takes messages only through the case; a localID is per room", async () => {
+    const visitor = await org.signIn('room-writer')
+    const opened = await openCase(visitor)
+    const viaChat = await visitor.call('/v1/chat/message/send', {
+      roomID: opened.roomID,
+      localID: 'x',
+      type: 1001,
+      body: 'sneaky',
+    })
+    expect(viaChat.json.error).toEqual({
+      code: '40002',
+      message: "Param 'roomID' is a case room; use case/send_message",
+      field: 'roomID',
+    })
+
+    // The same localID in a chat room and in the case are two messages.
+    const friend = await org.signIn('room-writer-friend')
+    const chat = await visitor.call('/v1/chat/message/send', {
+      recipientUserID: friend.userID,
+      localID: 'same',
+      type: 1001,
+      body: 'in chat',
+    })
+    const inCase = await visitor.call(`${V}/case/send_message`, {
+      id: opened.caseID,
+      localID: 'same',
+      messageType: 'text',
+      text: { body: 'in case' },
+    })
+    expect(inCase.json.data.message).toMatchObject({ roomID: opened.roomID, body: 'in case' })
+    expect(inCase.json.data.message.messageID).not.toBe(chat.json.data.message.messageID)
+  })
 })

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
 
@@ -59,5 +60,32 @@ describeEachDatabase('Database.transaction', (dialect) => {
     const ids = Array.from({ length: 300 }, (_, i) => `bulk-${String(i).padStart(3, '0')}`)
     expect(await Promise.all(ids.map(addOrganization))).toEqual(ids)
     expect((await stored()).filter((row) => row.startsWith('bulk-'))).toHaveLength(300)
+  })
+
+  test("another process's commit during a batch does not fail the batch's writers", async () => {
+    const other = testDatabase.reopen() // as the CLI would, in its own process
+    if (dialect === 'sqlite') await sql`pragma busy_timeout = 100`.execute(other.db)
+    try {
+      const outcomes = await Promise.allSettled([
+        testDatabase.database.transaction(
+          async (trx) => (await trx.selectFrom('organizations').select('id').execute()).length,
+        ),
+        // In the middle of the batch, another process writes and commits (or, on SQLite, waits for
+        // the batch's write lock and gives up: it fails alone).
+        testDatabase.database.transaction(() =>
+          other.db
+            .insertInto('organizations')
+            .values({ id: 'from-cli', name: 'cli', created: 1, updated: 1 })
+            .execute(),
+        ),
+        addOrganization('after-1'),
+        addOrganization('after-2'),
+      ])
+      expect(outcomes.slice(2).map((o) => o.status)).toEqual(['fulfilled', 'fulfilled'])
+      expect(outcomes[1]?.status).toBe(dialect === 'sqlite' ? 'rejected' : 'fulfilled')
+      expect(await stored()).toEqual(expect.arrayContaining(['after-1:2', 'after-2:2']))
+    } finally {
+      await other.close()
+    }
   })
 })

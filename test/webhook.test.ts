@@ -138,15 +138,22 @@ describeEachDatabase('chatbot webhook', (dialect) => {
           type: 'document',
           document: { url: 'https://cdn.example.com/a.pdf', filename: 'a.pdf', caption: 'A file' },
         },
+        { type: 'document', document: { url: 'https://cdn.example.com/docs/price%20list.pdf' } },
       ],
     }
     await expectText(call(event, key()), 200, 'ok')
-    const stored = (await roomMessages(server(), roomID)).slice(-4)
+    const stored = (await roomMessages(server(), roomID)).slice(-5)
     expect(stored.map(({ type, body, data }) => ({ type, body, data: JSON.parse(data) }))).toEqual([
       { type: 1001, body: 'Here is our catalogue', data: { customData: '{"intent":"catalogue"}' } },
       { type: 1002, body: 'A picture', data: { url: 'https://cdn.example.com/a.png' } },
       { type: 1003, body: 'A video', data: { url: 'https://cdn.example.com/a.mp4' } },
       { type: 1004, body: 'A file', data: { url: 'https://cdn.example.com/a.pdf', fileName: 'a.pdf' } },
+      // No filename: the URL's last segment.
+      {
+        type: 1004,
+        body: '',
+        data: { url: 'https://cdn.example.com/docs/price%20list.pdf', fileName: 'price list.pdf' },
+      },
     ])
 
     await expectText(
