@@ -1,0 +1,127 @@
+import { beforeAll, expect, test } from 'vitest'
+import { useServer } from './support/app.js'
+import { openCase, webhook } from './support/cases.js'
+import { createOrganization } from './support/clients.js'
+import { describeEachDatabase } from './support/databases.js'
+
+const A = '/api/agent/v1'
+
+// Auto-assignment (DESIGN §10): a queued case goes to the online agent of its topic with the
+// fewest open cases under their maximum (ties: longest idle); waiting cases go to agents who come
+// online or free a slot.
+
+describeEachDatabase('auto-assignment', (dialect) => {
+  const server = useServer(dialect)
+  let org: Awaited<ReturnType<typeof createOrganization>>
+  let billingTopic: number
+
+  beforeAll(async () => {
+    org = await createOrganization(server(), 'Assigners')
+    billingTopic = (await server().app.services.topics.create(org.organizationID, 'Billing')).topicID
+  })
+
+  const agent = async (email: string, topics: number[] | undefined, maxConcurrentCases = 2) => {
+    await server().app.services.agents.create(org.organizationID, {
+      email,
+      fullName: email,
+      role: 'agent',
+      password: 'correct horse',
+      ...(topics ? { topics } : {}),
+      maxConcurrentCases,
+    })
+    const { token } = (await server().post(`${A}/auth/login`, { email, password: 'correct horse' })).json.data
+    const call = (path: string, body: unknown = {}) =>
+      server().post(`${A}${path}`, body, { authorization: `Bearer ${token}` })
+    const id = (await call('/agent/set_status', { status: 'away' })).json.data.agentAccount
+      .agentAccountID as string
+    return { id, call }
+  }
+  const statusOf = async (caseID: string) =>
+    server()
+      .testDatabase.database.db.selectFrom('cases')
+      .select(['status', 'agent_account_id'])
+      .where('id', '=', caseID)
+      .executeTakeFirstOrThrow()
+
+  test('respects topics and maximums, picks the least busy, and fills slots as agents come online or close', async () => {
+    const general = await agent('general@example.com', undefined, 2)
+    const billing = await agent('billing@example.com', [billingTopic], 1)
+
+    // Nobody online: cases wait (no chatbot in this organization, so they open queued).
+    const visitors = await Promise.all(['w1', 'w2', 'w3', 'w4'].map((name) => org.signIn(name)))
+    const cases = []
+    for (const visitor of visitors.slice(0, 3)) {
+      cases.push(await openCase(visitor))
+      server().clock.advance(1000) // "oldest waiting" is by time
+    }
+    for (const c of cases) expect((await statusOf(c.caseID)).status).toBe('queued')
+
+    // The general agent comes online and takes the two oldest (their maximum); the third waits.
+    await general.call('/agent/set_status', { status: 'online' })
+    expect(await statusOf(cases[0]?.caseID as string)).toEqual({
+      status: 'assigned',
+      agent_account_id: general.id,
+    })
+    expect(await statusOf(cases[1]?.caseID as string)).toEqual({
+      status: 'assigned',
+      agent_account_id: general.id,
+    })
+    expect((await statusOf(cases[2]?.caseID as string)).status).toBe('queued')
+
+    // The billing agent is online but not in the general topic: still waiting.
+    await billing.call('/agent/set_status', { status: 'online' })
+    expect((await statusOf(cases[2]?.caseID as string)).status).toBe('queued')
+    // A billing case goes to the billing agent at once.
+    const billed = await openCase(visitors[3] as (typeof visitors)[number], 'invoice wrong', billingTopic)
+    expect(await statusOf(billed.caseID)).toEqual({ status: 'assigned', agent_account_id: billing.id })
+
+    // Closing a case frees a slot: the waiting case is the general agent's now.
+    await general.call('/case/close', { id: cases[0]?.caseID })
+    expect(await statusOf(cases[2]?.caseID as string)).toEqual({
+      status: 'assigned',
+      agent_account_id: general.id,
+    })
+  })
+
+  test('a handover naming a free agent goes straight to them; otherwise to the least busy', async () => {
+    const shop = await createOrganization(server(), 'Handover shop')
+    const bot = await server().app.services.chatbots.create(shop.organizationID, {
+      name: 'Bot',
+      url: 'http://127.0.0.1:9/b',
+    })
+    const make = async (email: string) => {
+      await server().app.services.agents.create(shop.organizationID, {
+        email,
+        fullName: email,
+        role: 'agent',
+        password: 'correct horse',
+      })
+      const { token } = (await server().post(`${A}/auth/login`, { email, password: 'correct horse' })).json
+        .data
+      const reply = await server().post(
+        `${A}/agent/set_status`,
+        { status: 'online' },
+        { authorization: `Bearer ${token}` },
+      )
+      return reply.json.data.agentAccount.agentAccountID as string
+    }
+    const [first, second] = [await make('first@example.com'), await make('second@example.com')]
+    const call = webhook(server(), bot)
+    const handOver = async (name: string, agentEmail: string) => {
+      const opened = await openCase(await shop.signIn(name))
+      const reply = await call(
+        { caseID: opened.caseID, eventType: 'handover_case', handoverCase: { agentEmail } },
+        { secretKey: bot.secretKey },
+      )
+      expect(reply.text).toBe('ok')
+      return (await statusOf(opened.caseID)).agent_account_id
+    }
+    expect(await handOver('h1', 'SECOND@example.com')).toBe(second)
+    server().clock.advance(1000)
+    // No name: the one with fewer open cases (first has none, second has one).
+    expect(await handOver('h2', '')).toBe(first)
+    server().clock.advance(1000)
+    // A name that is not an agent: the queue picks; both have one case, second has waited longest.
+    expect(await handOver('h3', 'nobody@example.com')).toBe(second)
+  })
+})
