@@ -274,7 +274,7 @@ export class CasesService {
   async assignWaiting(agentAccountID: string): Promise<void> {
     const { db } = this.deps.database
     const agent = await findAgent(db, agentAccountID)
-    if (!agent || agent.status !== 'online') return
+    if (agent?.status !== 'online') return
     const topics = await topicsOfAgent(db, agentAccountID)
     for (;;) {
       const next = await oldestQueued(db, agent.organization_id, topics)
@@ -444,7 +444,7 @@ export class CasesService {
   /** A queued case goes to an available agent at once, when there is one. */
   private async assignIfPossible(trx: Trx, outcome: Outcome, now: number): Promise<Outcome> {
     const row = outcome.row
-    if (!row || row.status !== 'queued') return outcome
+    if (row?.status !== 'queued') return outcome
     const agentID = await this.pickAgent(trx, row)
     if (!agentID) return outcome
     const assigned = await this.assignTo(trx, row, agentID, now)
