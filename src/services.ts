@@ -64,7 +64,7 @@ export function createServices({
   chatbots.onDeactivated = (chatbotIDs) => cases.handOverFromChatbots(chatbotIDs)
   return {
     hub,
-    agents: new AgentsService(database, clock, organizations, topics),
+    agents: new AgentsService(database, clock, organizations, topics, hub),
     topics,
     chatbots,
     cases,

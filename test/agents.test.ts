@@ -5,7 +5,7 @@ import { openCase } from './support/cases.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { runCLI } from './support/processes.js'
-import { connect } from './support/sockets.js'
+import { connect, refusedUpgrade } from './support/sockets.js'
 
 const A = '/api/agent/v1'
 
@@ -230,5 +230,45 @@ describeEachDatabase('agents', (dialect) => {
       expect(mine.map((c: { caseID: string }) => c.caseID)).toEqual([waiting.caseID])
       expect((await lister('/case/get_list', { status: 'sleeping' })).json.error.code).toBe('40002')
     })
+  })
+
+  test("agents' sockets hear their topic's queue and their cases' messages; visitors hear the agent", async () => {
+    await createAgent(org.organizationID, 'listener@example.com')
+    const { token } = await signIn('listener@example.com')
+    const agent = asAgent(token)
+    const agentSocket = await connect(server().url, token)
+    const waiting = await queuedCase('queued-listened')
+    expect((await agent('/case/take', { id: waiting.caseID })).status).toBe(200)
+    const taken = await agentSocket.waitUntil(
+      (f) =>
+        f.eventName === 'case/update' && f.data.caseID === waiting.caseID && f.data.status === 'assigned',
+    )
+    expect(taken.data.agentAccountID).toMatch(/^\d+$/)
+
+    await waiting.visitor.call(`/api/visitor/v1/client/case/send_message`, {
+      id: waiting.caseID,
+      localID: 'v-1',
+      messageType: 'text',
+      text: { body: 'are you there?' },
+    })
+    const heard = await agentSocket.waitUntil(
+      (f) => f.eventName === 'chat/sendMessage' && f.data.body === 'are you there?',
+    )
+    expect(heard.data.user.userID).toBe(waiting.visitor.userID)
+
+    // Agents' sockets only listen.
+    agentSocket.send({ eventName: 'chat/sendMessage', id: 1, data: {} })
+    expect((await agentSocket.waitFor('error')).at(0).data.error.message).toBe("Param 'eventName' is invalid")
+    // Logging out closes the agent's socket.
+    await agent('/auth/logout')
+    expect((await agentSocket.closed).code).toBe(4001)
+
+    // The session cookie works on /connect only from the console's own origin.
+    const sessionCookie = (await signIn('listener@example.com')).cookie.split(';')[0] as string
+    const foreign = await refusedUpgrade(server().url, {
+      cookie: sessionCookie,
+      origin: 'https://evil.example',
+    })
+    expect(foreign).toMatchObject({ status: 403, body: { error: { code: '40301' } } })
   })
 })

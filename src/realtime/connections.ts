@@ -13,6 +13,7 @@ export class Connection {
     readonly socket: WebSocket,
     readonly client: ClientIdentity,
     readonly socketID: string,
+    readonly isAgent = false,
   ) {}
 
   /** Sends a frame unless the client has stopped reading: then it is cut off (slow consumer). */

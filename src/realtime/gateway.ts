@@ -1,9 +1,12 @@
+import { fastifyCookie } from '@fastify/cookie'
 import websocket from '@fastify/websocket'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { RawData, WebSocket } from 'ws'
 import { z } from 'zod'
+import { AGENT_COOKIE } from '../api/agent/index.js'
 import { authorizationOf, readBearer } from '../api/auth/bearer.js'
 import { roomRequest, sendMessage } from '../api/chat/schemas.js'
+import { agentSocketIdentity } from '../domain/agents/agents.service.js'
 import { AppError, INTERNAL_MESSAGE, isAppError, paramError } from '../errors/app-error.js'
 import { BODY_LIMIT } from '../http/body.js'
 import { errorEnvelope, successEnvelope } from '../http/docs-schemas.js'
@@ -12,6 +15,13 @@ import { parseParams } from '../http/validation.js'
 import { newID } from '../lib/ids.js'
 import { Connection, Connections } from './connections.js'
 import type { Presence } from './presence.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on /connect: the socket is an agent's (it listens to cases; it sends nothing). */
+    isAgent?: boolean
+  }
+}
 
 export interface GatewayOptions {
   presence: Presence
@@ -72,6 +82,8 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
   })
 
   const handle = async (connection: Connection, frame: ClientFrame): Promise<unknown> => {
+    // Agents act through the agent API; their sockets only listen.
+    if (connection.isAgent) throw paramError('eventName', 'is invalid')
     switch (frame.eventName) {
       case 'chat/sendMessage':
         return services.messages.send(connection.client, parseParams(sendMessage, frame.data))
@@ -112,7 +124,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
   }
 
   const open = (socket: WebSocket, request: FastifyRequest) => {
-    const connection = new Connection(socket, request.client, newID())
+    const connection = new Connection(socket, request.client, newID(), request.isAgent)
     connections.add(connection)
     socket.on('pong', () => {
       connection.missedPongs = 0
@@ -122,10 +134,13 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     })
     socket.on('close', () => {
       connections.remove(connection)
+      if (connection.isAgent) return
       presence.disconnected(connection.client, connection.socketID).catch((error: unknown) => {
         request.log.warn({ err: error }, 'presence: disconnect not recorded')
       })
     })
+    // Agents listen to their cases; presence and session checks are the clients'.
+    if (connection.isAgent) return
     presence.connected(connection.client, connection.socketID).catch((error: unknown) => {
       request.log.warn({ err: error }, 'presence: connect not recorded')
     })
@@ -161,7 +176,30 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       response: { 200: successEnvelope(z.object({})), 401: unauthorized },
     },
     onRequest: async (request) => {
-      request.client = await services.sessions.authenticate(readBearer(authorizationOf(request)))
+      const authorization = authorizationOf(request)
+      const cookie = authorization
+        ? undefined
+        : fastifyCookie.parse(request.headers.cookie ?? '')[AGENT_COOKIE]
+      if (cookie) {
+        // A cookie rides along with any page's request: only the console's own origin may use it.
+        const origin = request.headers.origin
+        if (!origin || new URL(origin).host !== request.headers.host)
+          throw new AppError('forbidden', 'Origin not allowed')
+        request.client = agentSocketIdentity(await services.agents.authenticate(cookie))
+        request.isAgent = true
+        return
+      }
+      const token = readBearer(authorization)
+      // Client access tokens are JWTs; agent tokens are opaque.
+      if (token.includes('.')) {
+        request.client = await services.sessions.authenticate(token)
+        return
+      }
+      const agent = await services.agents.authenticate(token).catch(() => {
+        throw new AppError('invalidToken', 'access token is invalid')
+      })
+      request.client = agentSocketIdentity(agent)
+      request.isAgent = true
     },
     handler: async (request) => {
       if ((request.query as { check?: string }).check !== '1') {

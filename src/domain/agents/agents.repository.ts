@@ -95,3 +95,9 @@ export const availableAgents = (
     .$if(query.email !== undefined, (q) => q.where('a.email', '=', (query.email as string).toLowerCase()))
     .$if(query.lock, (q) => q.forUpdate('a'))
     .execute()
+
+/** The agents who work a topic. */
+export const agentsOfTopic = async (db: Kysely<Schema>, topicID: number) =>
+  (
+    await db.selectFrom('agent_topics').select('agent_account_id').where('topic_id', '=', topicID).execute()
+  ).map((row) => row.agent_account_id)

@@ -6,6 +6,7 @@ import { newID } from '../../lib/ids.js'
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/passwords.js'
 import { hashSecret, randomToken } from '../../lib/secrets.js'
 import { TTLCache } from '../../lib/ttl-cache.js'
+import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { AgentAccountsTable } from '../../storage/schema.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
@@ -48,6 +49,16 @@ export interface AgentIdentity {
   tokenHash: string
 }
 
+/**
+ * How an agent appears to the real-time gateway: `agent:<id>` (the address case events use) and
+ * a session named after its token's hash (never the token).
+ */
+export const agentSocketIdentity = (identity: AgentIdentity) => ({
+  userID: `agent:${identity.agentAccountID}`,
+  organizationID: identity.organizationID,
+  sessionID: `agent-session:${identity.tokenHash}`,
+})
+
 /** An agent session lasts a working day. */
 export const AGENT_SESSION_MS = 12 * 60 * 60 * 1000
 const MIN_PASSWORD = 8
@@ -74,6 +85,7 @@ export class AgentsService {
     private readonly clock: Clock,
     private readonly organizations: OrganizationsService,
     private readonly topics: TopicsService,
+    private readonly hub: Hub,
   ) {
     this.sessions = new TTLCache(clock, 1000, async (tokenHash) => {
       const row = await findAgentSession(database.db, tokenHash)
@@ -177,6 +189,8 @@ export class AgentsService {
   async logout(identity: AgentIdentity): Promise<void> {
     await revokeAgentSession(this.database.db, identity.tokenHash, this.clock.now())
     this.sessions.delete(identity.tokenHash)
+    const { sessionID } = agentSocketIdentity(identity)
+    this.hub.publish({ sessionIDs: [sessionID] }, { eventName: 'session/revoked', data: { sessionID } })
   }
 
   async setStatus(identity: AgentIdentity, status: AgentStatus): Promise<Agent> {

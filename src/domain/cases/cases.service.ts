@@ -5,7 +5,13 @@ import { newID } from '../../lib/ids.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
-import { availableAgents, findAgent, topicsOfAgent, updateAgent } from '../agents/agents.repository.js'
+import {
+  agentsOfTopic,
+  availableAgents,
+  findAgent,
+  topicsOfAgent,
+  updateAgent,
+} from '../agents/agents.repository.js'
 import { findActiveChatbot } from '../chatbots/chatbots.repository.js'
 import type { Chatbot, ChatbotsService } from '../chatbots/chatbots.service.js'
 import { abandonPending, recordDelivery } from '../delivery/deliveries.repository.js'
@@ -236,7 +242,9 @@ export class CasesService {
             access.room.id,
           )) as Selectable<MessagesTable>,
         ]
-    const [message] = await this.deps.messages.announceNew(agent.organizationID, access, outcome.messages)
+    const [message] = await this.deps.messages.announceNew(agent.organizationID, access, outcome.messages, {
+      alsoUserIDs: [`agent:${agent.agentAccountID}`],
+    })
     return (
       message ?? ((await this.deps.messages.toMessages(agent.organizationID, access, rows))[0] as Message)
     )
@@ -554,19 +562,35 @@ export class CasesService {
     return message
   }
 
+  /**
+   * The agents who hear of a case on /connect (as `agent:<id>`): its agent while assigned; while
+   * it waits, every agent of its topic, so queues update live.
+   */
+  private async agentsFollowing(row: CaseRow): Promise<string[]> {
+    if (row.status === 'queued') {
+      return (await agentsOfTopic(this.deps.database.db, row.topic_id)).map((id) => `agent:${id}`)
+    }
+    return row.agent_account_id ? [`agent:${row.agent_account_id}`] : []
+  }
+
   /** After the commit: the new messages to the room, and `case/update` to everyone in the case. */
   private async announce(outcome: Outcome, exceptSessionID?: string): Promise<Message[]> {
     const { row } = outcome
     if (!row) return []
-    const access = await this.deps.rooms.snapshot(row.room_id)
-    const messages = await this.deps.messages.announceNew(
-      row.organization_id,
-      access,
-      outcome.messages,
+    const [access, agents] = await Promise.all([
+      this.deps.rooms.snapshot(row.room_id),
+      this.agentsFollowing(row),
+    ])
+    const messages = await this.deps.messages.announceNew(row.organization_id, access, outcome.messages, {
       exceptSessionID,
-    )
-    if (outcome.changed)
-      this.deps.hub.publish({ userIDs: [row.user_id] }, { eventName: 'case/update', data: toCase(row) })
+      alsoUserIDs: agents,
+    })
+    if (outcome.changed) {
+      this.deps.hub.publish(
+        { userIDs: [row.user_id, ...agents] },
+        { eventName: 'case/update', data: toCase(row) },
+      )
+    }
     return messages.filter((m) => m.user.userID === row.user_id)
   }
 }

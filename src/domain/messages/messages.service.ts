@@ -83,7 +83,9 @@ export class MessagesService {
       return this.view(client, winner as Selectable<MessagesTable>)
     }
     // The sending device has it as its answer; every other socket of every participant gets it.
-    const [message] = await this.announceNew(client.organizationID, access, [row], client.sessionID)
+    const [message] = await this.announceNew(client.organizationID, access, [row], {
+      exceptSessionID: client.sessionID,
+    })
     return message as Message
   }
 
@@ -206,10 +208,10 @@ export class MessagesService {
     organizationID: string,
     access: RoomAccess,
     rows: Selectable<MessagesTable>[],
-    exceptSessionID?: string,
+    audience: { exceptSessionID?: string | undefined; alsoUserIDs?: string[] } = {},
   ): Promise<Message[]> {
     const messages = await this.toMessages(organizationID, access, rows)
-    this.announce(access, 'chat/sendMessage', messages, exceptSessionID)
+    this.announce(access, 'chat/sendMessage', messages, audience.exceptSessionID, audience.alsoUserIDs)
     return messages
   }
 
@@ -218,9 +220,11 @@ export class MessagesService {
     eventName: string,
     messages: Message[],
     exceptSessionID?: string,
+    alsoUserIDs: string[] = [],
   ): void {
     const audience = {
-      userIDs: access.participants.map((p) => p.user_id),
+      // Participants, and those who follow the room without being in it (a case's agents).
+      userIDs: [...access.participants.map((p) => p.user_id), ...alsoUserIDs],
       ...(exceptSessionID ? { exceptSessionID } : {}),
     }
     for (const message of messages) this.hub.publish(audience, { eventName, data: message })
