@@ -271,4 +271,63 @@ describeEachDatabase('agents', (dialect) => {
     })
     expect(foreign).toMatchObject({ status: 403, body: { error: { code: '40301' } } })
   })
+
+  test('case detail, admin assign and transfer to an agent or a topic', async () => {
+    const [worker, colleague] = await Promise.all([
+      createAgent(org.organizationID, 'worker@example.com'),
+      createAgent(org.organizationID, 'colleague@example.com'),
+    ])
+    await createAgent(org.organizationID, 'admin@example.com', 'admin')
+    const admin = asAgent((await signIn('admin@example.com')).token)
+    const workerCall = asAgent((await signIn(worker.email)).token)
+    const colleagueCall = asAgent((await signIn(colleague.email)).token)
+    const waiting = await queuedCase('transfer-visitor')
+    await server()
+      .testDatabase.database.db.updateTable('cases')
+      .set({ handover_summary: 'wants a refund' })
+      .where('id', '=', waiting.caseID)
+      .execute()
+
+    // Only admins assign.
+    expect(
+      (await workerCall('/case/assign', { id: waiting.caseID, agentAccountID: worker.agentAccountID })).json
+        .error.code,
+    ).toBe('40301')
+    const assigned = await admin('/case/assign', {
+      id: waiting.caseID,
+      agentAccountID: worker.agentAccountID,
+    })
+    expect(assigned.json.data.case).toMatchObject({
+      status: 'assigned',
+      agentAccountID: worker.agentAccountID,
+    })
+
+    const detail = (await workerCall('/case/get_by_id', { id: waiting.caseID })).json.data
+    expect(detail.handoverSummary).toBe('wants a refund')
+    expect(detail.messages.map((m: { body: string }) => m.body)).toContain('help please')
+
+    // Only the case's agent passes it on: to a colleague, then back to the topic.
+    expect(
+      (
+        await colleagueCall('/case/transfer', {
+          id: waiting.caseID,
+          agentAccountID: colleague.agentAccountID,
+        })
+      ).json.error.code,
+    ).toBe('40301')
+    const passed = await workerCall('/case/transfer', {
+      id: waiting.caseID,
+      agentAccountID: colleague.agentAccountID,
+    })
+    expect(passed.json.data.case.agentAccountID).toBe(colleague.agentAccountID)
+    const requeued = await colleagueCall('/case/transfer', {
+      id: waiting.caseID,
+      topicID: detail.case.topicID,
+    })
+    // Back in the queue it goes to whoever is online in the topic (auto-assignment), not back to the colleague.
+    expect(requeued.json.data.case.agentAccountID).not.toBe(colleague.agentAccountID)
+    const after = (await admin('/case/get_by_id', { id: waiting.caseID })).json.data.messages
+    expect(after.map((m: { data: { action?: string } }) => m.data.action)).toContain('case/transfer')
+    expect((await workerCall('/case/transfer', { id: waiting.caseID })).json.error.code).toBe('40002')
+  })
 })

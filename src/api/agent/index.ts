@@ -8,7 +8,14 @@ import { visitorContent } from '../../domain/cases/case.js'
 import { AppError } from '../../errors/app-error.js'
 import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
 import { success } from '../../http/envelope.js'
-import { optionalInteger, params, requiredChoice, requiredText } from '../../http/params.js'
+import {
+  optionalInteger,
+  optionalText,
+  params,
+  requiredChoice,
+  requiredID,
+  requiredText,
+} from '../../http/params.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
 import { messageShape } from '../chat/shapes.js'
 import { caseMessage, caseRequest, caseShape } from '../visitor/index.js'
@@ -32,6 +39,13 @@ const caseList = params({
   topicID: optionalInteger({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
   mine: () => z.boolean({ error: "Param 'mine' must be a boolean" }).optional(),
   limit: optionalInteger({ min: 1, max: 100, fallback: 50 }),
+})
+
+const assignRequest = params({ id: requiredID('The caseID.'), agentAccountID: requiredID() })
+const transferRequest = params({
+  id: requiredID('The caseID.'),
+  agentAccountID: optionalText({ max: 64, description: 'To this agent; or give topicID.' }),
+  topicID: optionalInteger({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
 })
 
 const agentShape = z.object({
@@ -163,6 +177,35 @@ export async function agentAPI(
       `${PREFIX}/case/take`,
       describe('Take a waiting case (one agent wins)', caseRequest, z.object({ case: caseShape })),
       async (r) => success({ case: await cases.take(r.agent, r.body.id) }),
+    )
+    routes.post(
+      `${PREFIX}/case/get_by_id`,
+      describe(
+        "A case with its latest messages and the chatbot's handover summary",
+        caseRequest,
+        z.object({ case: caseShape, handoverSummary: z.string(), messages: z.array(messageShape) }),
+      ),
+      async (r) => success(await cases.detailForAgent(r.agent, r.body.id)),
+    )
+    routes.post(
+      `${PREFIX}/case/assign`,
+      describe('Give a case to an agent (admins)', assignRequest, z.object({ case: caseShape })),
+      async (r) => success({ case: await cases.assign(r.agent, r.body.id, r.body.agentAccountID) }),
+    )
+    routes.post(
+      `${PREFIX}/case/transfer`,
+      describe(
+        'Pass your case to another agent, or back to a topic',
+        transferRequest,
+        z.object({ case: caseShape }),
+      ),
+      async (r) =>
+        success({
+          case: await cases.transfer(r.agent, r.body.id, {
+            ...(r.body.agentAccountID ? { agentAccountID: r.body.agentAccountID } : {}),
+            ...(r.body.topicID ? { topicID: r.body.topicID } : {}),
+          }),
+        }),
     )
     routes.post(
       `${PREFIX}/case/send_message`,

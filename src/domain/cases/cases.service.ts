@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
-import { AppError } from '../../errors/app-error.js'
+import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { newID } from '../../lib/ids.js'
 import type { Hub } from '../../realtime/hub.js'
@@ -17,7 +17,7 @@ import type { Chatbot, ChatbotsService } from '../chatbots/chatbots.service.js'
 import { abandonPending, recordDelivery } from '../delivery/deliveries.repository.js'
 import type { Message } from '../messages/message.js'
 import { checkContent, type MessageContent, MessageType } from '../messages/message-types.js'
-import { findBySenderLocalID, storeMessage } from '../messages/messages.repository.js'
+import { findBySenderLocalID, listPage, storeMessage } from '../messages/messages.repository.js'
 import type { MessagesService } from '../messages/messages.service.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import { RoomType } from '../rooms/room.js'
@@ -213,6 +213,86 @@ export class CasesService {
     })
     await this.announce(outcome)
     return toCase(outcome.row as CaseRow)
+  }
+
+  /** A case with what agents see beyond the visitor: the chatbot's summary, and its latest messages. */
+  async detailForAgent(agent: AgentActor, caseID: string) {
+    const row = await findCase(this.deps.database.db, caseID)
+    if (!row || row.organization_id !== agent.organizationID) throw caseNotFound()
+    const access = await this.deps.rooms.snapshot(row.room_id)
+    const rows = (
+      await listPage(this.deps.database.db, {
+        roomID: row.room_id,
+        direction: 'before',
+        bound: Number.MAX_SAFE_INTEGER,
+        limit: 100,
+      })
+    ).reverse()
+    return {
+      case: toCase(row),
+      handoverSummary: row.handover_summary,
+      messages: await this.deps.messages.toMessages(row.organization_id, access, rows),
+    }
+  }
+
+  /** An admin gives a waiting or assigned case to an agent of the organization. */
+  async assign(admin: AgentActor, caseID: string, agentAccountID: string): Promise<Case> {
+    if (admin.role !== 'admin') throw new AppError('forbidden', 'only admins assign cases')
+    return this.moveToAgent(admin, caseID, agentAccountID, 'An admin assigned the case')
+  }
+
+  /** The case's agent (or an admin) passes it to another agent, or back to a topic's queue. */
+  async transfer(
+    agent: AgentActor,
+    caseID: string,
+    to: { agentAccountID?: string; topicID?: number },
+  ): Promise<Case> {
+    if (to.agentAccountID)
+      return this.moveToAgent(agent, caseID, to.agentAccountID, 'The case was transferred', true)
+    if (!to.topicID) throw paramError('topicID', 'is required')
+    const topicID = (await this.deps.topics.resolve(agent.organizationID, to.topicID)).topicID
+    const outcome = await this.run(caseID, async (trx, now) => {
+      const row = await this.agentCase(trx, agent, caseID)
+      this.requireHolder(agent, row)
+      const queued = await this.transition(trx, row, 'queued', now, {
+        changes: { topic_id: topicID, agent_account_id: null },
+        action: 'case/transfer',
+        text: 'The case was transferred to a topic',
+      })
+      return this.assignIfPossible(trx, queued, now)
+    })
+    await this.announce(outcome)
+    await this.assignWaiting(agent.agentAccountID)
+    return toCase(outcome.row as CaseRow)
+  }
+
+  private async moveToAgent(
+    actor: AgentActor,
+    caseID: string,
+    agentAccountID: string,
+    text: string,
+    holderOnly = false,
+  ) {
+    const target = await findAgent(this.deps.database.db, agentAccountID)
+    if (!target || target.organization_id !== actor.organizationID)
+      throw new AppError('notFound', `Agent ${agentAccountID} not found`)
+    const outcome = await this.run(caseID, async (trx, now) => {
+      const row = await this.agentCase(trx, actor, caseID)
+      if (holderOnly) this.requireHolder(actor, row)
+      if (row.status !== 'queued' && row.status !== 'assigned')
+        throw new AppError('conflict', `case is ${row.status}`)
+      return this.assignTo(trx, row, agentAccountID, now, text)
+    })
+    await this.announce(outcome)
+    return toCase(outcome.row as CaseRow)
+  }
+
+  /** Only the case's agent, or an admin, may pass it on. */
+  private requireHolder(agent: AgentActor, row: CaseRow): void {
+    if (row.status === 'closed') throw caseClosed()
+    if (agent.role !== 'admin' && row.agent_account_id !== agent.agentAccountID) {
+      throw new AppError('forbidden', 'case is not assigned to you')
+    }
   }
 
   /** An agent's reply in a case assigned to them. */
