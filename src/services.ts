@@ -1,4 +1,5 @@
 import { AgentsService } from './domain/agents/agents.service.js'
+import { AuditLog } from './domain/audit/audit.js'
 import { CasesService } from './domain/cases/cases.service.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
 import { MessagesService } from './domain/messages/messages.service.js'
@@ -18,6 +19,7 @@ import type { Database } from './storage/database.js'
 /** The domain, wired once: what HTTP routes, WebSocket handlers and the CLI call. */
 export interface Services {
   hub: Hub
+  audit: AuditLog
   agents: AgentsService
   topics: TopicsService
   chatbots: ChatbotsService
@@ -64,6 +66,7 @@ export function createServices({
   chatbots.onDeactivated = (chatbotIDs) => cases.handOverFromChatbots(chatbotIDs)
   return {
     hub,
+    audit: new AuditLog(database, clock),
     agents: new AgentsService(database, clock, organizations, topics, hub),
     topics,
     chatbots,

@@ -19,6 +19,7 @@ import {
 import type { ZodTypeProvider } from '../../http/validation.js'
 import { messageShape } from '../chat/shapes.js'
 import { caseMessage, caseRequest, caseShape } from '../visitor/index.js'
+import { adminAPI } from './admin.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -142,6 +143,7 @@ export async function agentAPI(
   // Everything else needs a signed-in agent.
   await app.register(async (signedIn) => {
     signedIn.addHook('preHandler', authenticateAgent)
+    await signedIn.register(adminAPI)
     const routes = signedIn.withTypeProvider<ZodTypeProvider>()
     routes.post(
       `${PREFIX}/auth/logout`,

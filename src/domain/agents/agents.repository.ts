@@ -21,6 +21,14 @@ export const setAgentTopics = async (
 export const findAgent = (db: Kysely<Schema>, id: string) =>
   db.selectFrom('agent_accounts').selectAll().where('id', '=', id).executeTakeFirst()
 
+export const listAgents = (db: Kysely<Schema>, organizationID: string) =>
+  db
+    .selectFrom('agent_accounts')
+    .selectAll()
+    .where('organization_id', '=', organizationID)
+    .orderBy('id')
+    .execute()
+
 export const findAgentByEmail = (db: Kysely<Schema>, email: string) =>
   db.selectFrom('agent_accounts').selectAll().where('email', '=', email).executeTakeFirst()
 

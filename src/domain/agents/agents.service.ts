@@ -17,6 +17,7 @@ import {
   findAgentSession,
   insertAgent,
   insertAgentSession,
+  listAgents,
   revokeAgentSession,
   setAgentTopics,
   topicsOfAgent,
@@ -150,6 +151,11 @@ export class AgentsService {
     const row = await findAgent(this.database.db, agentAccountID)
     if (!row) throw new AppError('notFound', `Agent ${agentAccountID} not found`)
     return toAgent(row, await topicsOfAgent(this.database.db, agentAccountID))
+  }
+
+  async list(organizationID: string): Promise<Agent[]> {
+    const rows = await listAgents(this.database.db, organizationID)
+    return Promise.all(rows.map(async (row) => toAgent(row, await topicsOfAgent(this.database.db, row.id))))
   }
 
   /** A new session for the right email and password; one answer for every kind of wrong. */

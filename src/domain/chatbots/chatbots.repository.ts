@@ -9,6 +9,9 @@ export const findChatbot = (db: Kysely<Schema>, id: string) =>
   db.selectFrom('chatbots').selectAll().where('id', '=', id).executeTakeFirst()
 
 /** The organization's active chatbot; with `lock`, held (PostgreSQL) until the transaction ends. */
+export const listChatbots = (db: Kysely<Schema>, organizationID: string) =>
+  db.selectFrom('chatbots').selectAll().where('organization_id', '=', organizationID).orderBy('id').execute()
+
 export const findActiveChatbot = (db: Kysely<Schema>, organizationID: string, { lock = false } = {}) =>
   db
     .selectFrom('chatbots')

@@ -15,6 +15,7 @@ import {
   findActiveChatbot,
   findChatbot,
   insertChatbot,
+  listChatbots,
   updateChatbot,
 } from './chatbots.repository.js'
 
@@ -94,6 +95,26 @@ export class ChatbotsService {
       })
     })
     return this.show(id)
+  }
+
+  async list(organizationID: string): Promise<Chatbot[]> {
+    return (await listChatbots(this.database.db, organizationID)).map(toChatbot)
+  }
+
+  /** Renames the chatbot or points it at another URL. */
+  async update(
+    chatbotID: string,
+    changes: { name?: string | undefined; url?: string | undefined },
+  ): Promise<ChatbotDetails> {
+    await this.show(chatbotID)
+    if (changes.url !== undefined && !isHTTPURL(changes.url)) throw paramError('url', 'is invalid')
+    await updateChatbot(this.database.db, chatbotID, {
+      ...(changes.name ? { name: changes.name } : {}),
+      ...(changes.url ? { url: changes.url } : {}),
+      updated: this.clock.now(),
+    })
+    this.cache.delete(chatbotID)
+    return this.show(chatbotID)
   }
 
   async show(chatbotID: string): Promise<ChatbotDetails> {

@@ -87,7 +87,12 @@ export class ServerKeysService {
     }))
   }
 
-  async revoke(serverKeyID: string): Promise<void> {
+  /** Revokes a key (of `organizationID` only, when given: another's does not exist). */
+  async revoke(serverKeyID: string, organizationID?: string): Promise<void> {
+    const row = await findServerKey(this.database.db, serverKeyID)
+    if (!row || (organizationID !== undefined && row.organization_id !== organizationID)) {
+      throw new AppError('notFound', `Server key ${serverKeyID} not found`)
+    }
     const revoked = await revokeServerKey(this.database.db, serverKeyID, this.clock.now())
     if (!revoked) throw new AppError('notFound', `Server key ${serverKeyID} not found`)
     this.keys.delete(serverKeyID)

@@ -1,0 +1,134 @@
+import { beforeAll, expect, test } from 'vitest'
+import { useServer } from './support/app.js'
+import { createOrganization } from './support/clients.js'
+import { describeEachDatabase } from './support/databases.js'
+import { validTicketRequest } from './support/fixtures.js'
+
+const ADMIN = '/api/agent/v1/admin'
+
+describeEachDatabase('admin API', (dialect) => {
+  const server = useServer(dialect)
+  let org: Awaited<ReturnType<typeof createOrganization>>
+  let admin: (path: string, body?: unknown) => ReturnType<ReturnType<typeof server>['post']>
+  let agent: typeof admin
+
+  beforeAll(async () => {
+    org = await createOrganization(server(), 'Admins')
+    const signIn = async (email: string, role: string) => {
+      await server().app.services.agents.create(org.organizationID, {
+        email,
+        fullName: email,
+        role,
+        password: 'correct horse',
+      })
+      const { token } = (
+        await server().post('/api/agent/v1/auth/login', { email, password: 'correct horse' })
+      ).json.data
+      return (path: string, body: unknown = {}) =>
+        server().post(`${ADMIN}${path}`, body, { authorization: `Bearer ${token}` })
+    }
+    admin = await signIn('root@example.com', 'admin')
+    agent = await signIn('plain@example.com', 'agent')
+  })
+
+  test('agents cannot use it', async () => {
+    for (const path of ['/server_key/list', '/chatbot/list', '/audit_log/list']) {
+      expect((await agent(path)).json.error).toMatchObject({ code: '40301', message: 'admins only' })
+    }
+  })
+
+  test('server keys: created (secret once), listed without secrets, revoked', async () => {
+    const created = (await admin('/server_key/create')).json.data
+    expect(created.serverKeySecret).toMatch(/^[\w-]{43}$/)
+    const { serverKeys } = (await admin('/server_key/list')).json.data
+    expect(JSON.stringify(serverKeys)).not.toContain(created.serverKeySecret)
+    const ticket = () =>
+      server().post('/v1/server/auth_ticket/request', validTicketRequest(), {
+        'server-key': created.serverKey,
+      })
+    expect((await ticket()).status).toBe(200)
+    expect((await admin('/server_key/revoke', { serverKeyID: created.serverKeyID })).status).toBe(200)
+    expect((await ticket()).json.error.code).toBe('40001')
+    // Another organization's key does not exist here.
+    const theirs = await createOrganization(server(), 'Key owners')
+    expect((await admin('/server_key/revoke', { serverKeyID: theirs.serverKeyID })).json.error.code).toBe(
+      '40401',
+    )
+    const stillWorks = await server().post('/v1/server/auth_ticket/request', validTicketRequest(), {
+      'server-key': theirs.serverKey,
+    })
+    expect(stillWorks.status).toBe(200)
+  })
+
+  test('chatbots: create, details with secret and webhook URL, update, rotate, deactivate', async () => {
+    const created = (await admin('/chatbot/create', { name: 'Helper', url: 'https://bot.example.com/hook' }))
+      .json.data
+    expect(created).toMatchObject({
+      active: true,
+      secretKey: expect.stringMatching(/^whsec_/),
+      webhookURL: expect.stringContaining(created.chatbotID),
+    })
+    expect((await admin('/chatbot/get', { chatbotID: created.chatbotID })).json.data.secretKey).toBe(
+      created.secretKey,
+    )
+    expect(
+      (await admin('/chatbot/update', { chatbotID: created.chatbotID, name: 'Helper 2' })).json.data.name,
+    ).toBe('Helper 2')
+    expect(
+      (await admin('/chatbot/update', { chatbotID: created.chatbotID, url: 'ftp://x' })).json.error,
+    ).toMatchObject({ code: '40002', field: 'url' })
+    expect(
+      (await admin('/chatbot/rotate_secret', { chatbotID: created.chatbotID })).json.data.secretKey,
+    ).not.toBe(created.secretKey)
+    expect((await admin('/chatbot/deactivate', { chatbotID: created.chatbotID })).json.data.active).toBe(
+      false,
+    )
+    const foreign = await server().app.services.chatbots.create(
+      (await createOrganization(server(), 'Theirs')).organizationID,
+      {
+        name: 'Theirs',
+        url: 'https://their.example.com',
+      },
+    )
+    expect((await admin('/chatbot/get', { chatbotID: foreign.chatbotID })).json.error.code).toBe('40401')
+  })
+
+  test('topics and agents, and every change in the audit log without secrets', async () => {
+    expect((await admin('/topic/create', { name: 'Returns' })).json.data).toMatchObject({ name: 'Returns' })
+    const created = (
+      await admin('/agent/create', {
+        email: 'new@example.com',
+        fullName: 'New',
+        role: 'agent',
+        password: 'a good passphrase',
+      })
+    ).json.data
+    expect(created).toMatchObject({ email: 'new@example.com', role: 'agent' })
+    expect((await admin('/agent/list')).json.data.agents.map((a: { email: string }) => a.email)).toContain(
+      'new@example.com',
+    )
+
+    const { entries } = (await admin('/audit_log/list')).json.data
+    const actions = entries.map((e: { action: string }) => e.action)
+    for (const action of [
+      'server_key.create',
+      'server_key.revoke',
+      'chatbot.create',
+      'chatbot.show_secret',
+      'chatbot.rotate_secret',
+      'chatbot.deactivate',
+      'topic.create',
+      'agent.create',
+    ]) {
+      expect(actions).toContain(action)
+    }
+    expect(entries[0]).toMatchObject({
+      action: 'agent.create',
+      agentAccountID: expect.any(String),
+      created: expect.any(Number),
+    })
+    const log = JSON.stringify(entries)
+    expect(log).not.toContain('a good passphrase')
+    expect(log).not.toContain('whsec_')
+  })
+})
