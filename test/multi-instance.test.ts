@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { send } from './support/app.js'
 import { createTestDatabase, type TestDatabase } from './support/databases.js'
 import { validTicketRequest } from './support/fixtures.js'
-import { runCLIJSON, type ServerProcess, startServerProcess } from './support/processes.js'
+import { runCLI, runCLIJSON, type ServerProcess, startServerProcess } from './support/processes.js'
 import { connect } from './support/sockets.js'
 
 // Several instances on one PostgreSQL and one Redis behave as one service. The Redis here is a
@@ -160,5 +160,59 @@ describe.skipIf(!enabled)('two instances on PostgreSQL and Redis', () => {
     })
     expect(logout.status).toBe(200)
     expect(await socket.closed).toEqual({ code: 4001, reason: 'session revoked' })
+  })
+
+  test('20 agents racing to take one case over both instances: exactly one wins', async () => {
+    const { organizationID } = await runCLIJSON(['org', 'create', '--name', 'Racers'], env)
+    const { serverKey } = await runCLIJSON(['server-key', 'create', '--org', organizationID], env)
+    const tokens: { instance: ServerProcess; token: string }[] = []
+    for (let i = 0; i < 20; i++) {
+      const email = `racer${i}@example.com`
+      const created = await runCLI(
+        [
+          'agent',
+          'create',
+          '--org',
+          organizationID,
+          '--email',
+          email,
+          '--name',
+          `R${i}`,
+          '--role',
+          'agent',
+          '--json',
+        ],
+        env,
+        'correct horse battery\n',
+      )
+      expect(created.code).toBe(0)
+      const instance = i % 2 === 0 ? a : b
+      const login = await send(`${instance.url}/api/agent/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'correct horse battery' }),
+      })
+      tokens.push({ instance, token: login.json.data.token })
+    }
+    // No chatbot in this organization: the case opens queued.
+    const visitor = await signIn(a, serverKey, 'racing-visitor')
+    const opened = await send(`${a.url}/api/visitor/v1/client/case/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${visitor.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'who takes me?' }),
+    })
+    const caseID = opened.json.data.case.caseID
+    expect(opened.json.data.case.status).toBe('queued')
+    const replies = await Promise.all(
+      tokens.map(({ instance, token }) =>
+        send(`${instance.url}/api/agent/v1/case/take`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ id: caseID }),
+        }),
+      ),
+    )
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(1)
+    expect(replies.filter((r) => r.json.error.code === '40901')).toHaveLength(19)
   })
 })
