@@ -229,6 +229,13 @@ describeEachDatabase('agents', (dialect) => {
       const mine = (await lister('/case/get_list', { mine: true })).json.data.cases
       expect(mine.map((c: { caseID: string }) => c.caseID)).toEqual([waiting.caseID])
       expect((await lister('/case/get_list', { status: 'sleeping' })).json.error.code).toBe('40002')
+      // Paging by `created`: pages follow each other without overlap.
+      server().clock.advance(1000)
+      await queuedCase('paged-visitor')
+      const first = (await lister('/case/get_list', { limit: 1 })).json.data.cases
+      const second = (await lister('/case/get_list', { limit: 1, before: first[0].created })).json.data.cases
+      expect(second).toHaveLength(1)
+      expect(second[0].created).toBeLessThan(first[0].created)
     })
   })
 

@@ -40,6 +40,12 @@ const caseList = params({
   topicID: optionalInteger({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
   mine: () => z.boolean({ error: "Param 'mine' must be a boolean" }).optional(),
   limit: optionalInteger({ min: 1, max: 100, fallback: 50 }),
+  before: optionalInteger({
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    fallback: 0,
+    description: 'Paging: the `created` of the last case of the previous page.',
+  }),
 })
 
 const assignRequest = params({ id: requiredID('The caseID.'), agentAccountID: requiredID() })
@@ -172,6 +178,7 @@ export async function agentAPI(
             ...(r.body.status ? { status: r.body.status } : {}),
             ...(r.body.topicID ? { topicID: r.body.topicID } : {}),
             ...(r.body.mine ? { mine: true } : {}),
+            ...(r.body.before ? { before: r.body.before } : {}),
           }),
         }),
     )

@@ -85,6 +85,8 @@ export const listCases = (
     status?: string
     topicID?: number
     agentAccountID?: string
+    /** Paging: only cases created before this (the last `created` of the previous page). */
+    before?: number
     limit: number
   },
 ) =>
@@ -97,6 +99,7 @@ export const listCases = (
     .$if(filter.agentAccountID !== undefined, (q) =>
       q.where('agent_account_id', '=', filter.agentAccountID as string),
     )
+    .$if(filter.before !== undefined, (q) => q.where('created', '<', filter.before as number))
     .orderBy('created', 'desc')
     .orderBy('id')
     .limit(filter.limit)

@@ -191,7 +191,7 @@ export class CasesService {
   /** The organization's cases for an agent's inbox: by status, topic, or only the agent's own. */
   async listForAgent(
     agent: AgentActor,
-    filter: { status?: CaseStatus; topicID?: number; mine?: boolean; limit: number },
+    filter: { status?: CaseStatus; topicID?: number; mine?: boolean; before?: number; limit: number },
   ) {
     const rows = await listCases(this.deps.database.db, {
       organizationID: agent.organizationID,
@@ -199,6 +199,7 @@ export class CasesService {
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.topicID ? { topicID: filter.topicID } : {}),
       ...(filter.mine ? { agentAccountID: agent.agentAccountID } : {}),
+      ...(filter.before ? { before: filter.before } : {}),
     })
     return rows.map(toCase)
   }
