@@ -131,4 +131,48 @@ describeEachDatabase('admin API', (dialect) => {
     expect(log).not.toContain('a good passphrase')
     expect(log).not.toContain('whsec_')
   })
+
+  test("agents are edited: name, role, topics and maximum; another organization's do not exist", async () => {
+    const created = (
+      await admin('/agent/create', {
+        email: 'edit@example.com',
+        fullName: 'Ed',
+        role: 'agent',
+        password: 'a good passphrase',
+      })
+    ).json.data
+    const returns = (await admin('/topic/create', { name: 'Edits' })).json.data.topicID
+    const edited = await admin('/agent/update', {
+      agentAccountID: created.agentAccountID,
+      fullName: 'Edward',
+      role: 'admin',
+      topics: [returns],
+      maxConcurrentCases: 9,
+    })
+    expect(edited.json.data).toMatchObject({
+      fullName: 'Edward',
+      role: 'admin',
+      topics: [returns],
+      maxConcurrentCases: 9,
+    })
+    expect(
+      (await admin('/agent/update', { agentAccountID: created.agentAccountID, topics: [999999] })).json.error
+        .code,
+    ).toBe('40401')
+    const theirs = await server().app.services.agents.create(
+      (await createOrganization(server(), 'Editors')).organizationID,
+      {
+        email: 'theirs@example.com',
+        fullName: 'T',
+        role: 'agent',
+        password: 'a good passphrase',
+      },
+    )
+    expect(
+      (await admin('/agent/update', { agentAccountID: theirs.agentAccountID, fullName: 'Hacked' })).json.error
+        .code,
+    ).toBe('40401')
+    const { entries } = (await admin('/audit_log/list', { limit: 5 })).json.data
+    expect(entries.map((e: { action: string }) => e.action)).toContain('agent.update')
+  })
 })

@@ -37,6 +37,14 @@ const agentCreate = params({
   password: requiredText({ max: 1024 }),
   maxConcurrentCases: optionalInteger({ min: 1, max: 1000, fallback: 5 }),
 })
+const agentUpdate = params({
+  agentAccountID: requiredID(),
+  fullName: optionalText({ max: 255 }),
+  role: (name: string) => requiredChoice(['admin', 'agent'])(name).optional(),
+  topics: () =>
+    z.array(z.number().int().positive(), { error: "Param 'topics' must be a list of topicIDs" }).optional(),
+  maxConcurrentCases: optionalInteger({ min: 1, max: 1000, fallback: 0 }),
+})
 const auditRequest = params({ limit: optionalInteger({ min: 1, max: 500, fallback: 100 }) })
 
 /**
@@ -159,6 +167,21 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
     })
     return success(agent)
   })
+  app.post(
+    `${PREFIX}/agent/update`,
+    describe("Change an agent's name, role, topics or maximum", agentUpdate),
+    async (r) => {
+      const { agentAccountID, ...changes } = r.body
+      const agent = await agents.update(org(r), agentAccountID, {
+        ...changes,
+        maxConcurrentCases: changes.maxConcurrentCases || undefined,
+      })
+      await record(r, 'agent.update', { agentAccountID, ...changes })
+      // A larger maximum or a new topic may make room for waiting cases.
+      await app.services.cases.assignWaiting(agentAccountID)
+      return success(agent)
+    },
+  )
   app.post(`${PREFIX}/agent/list`, describe('Agents', nothing), async (r) =>
     success({ agents: await agents.list(org(r)) }),
   )

@@ -47,7 +47,7 @@ export const updateAgent = (
   id: string,
   changes: Pick<
     Updateable<AgentAccountsTable>,
-    'status' | 'updated' | 'full_name' | 'role' | 'last_assigned'
+    'status' | 'updated' | 'full_name' | 'role' | 'last_assigned' | 'max_concurrent_cases'
   >,
 ) => db.updateTable('agent_accounts').set(changes).where('id', '=', id).execute()
 

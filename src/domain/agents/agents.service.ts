@@ -153,6 +153,40 @@ export class AgentsService {
     return toAgent(row, await topicsOfAgent(this.database.db, agentAccountID))
   }
 
+  /** An admin edits an agent of their organization (another's does not exist). */
+  async update(
+    organizationID: string,
+    agentAccountID: string,
+    changes: {
+      fullName?: string | undefined
+      role?: string | undefined
+      topics?: number[] | undefined
+      maxConcurrentCases?: number | undefined
+    },
+  ): Promise<Agent> {
+    const current = await findAgent(this.database.db, agentAccountID)
+    if (current?.organization_id !== organizationID)
+      throw new AppError('notFound', `Agent ${agentAccountID} not found`)
+    if (changes.role !== undefined && changes.role !== 'admin' && changes.role !== 'agent') {
+      throw paramError('role', 'must be one of: admin, agent')
+    }
+    const topics = changes.topics
+      ? await Promise.all(
+          changes.topics.map(async (id) => (await this.topics.resolve(organizationID, id)).topicID),
+        )
+      : undefined
+    await this.database.transaction(async (trx) => {
+      await updateAgent(trx, agentAccountID, {
+        ...(changes.fullName ? { full_name: changes.fullName } : {}),
+        ...(changes.role ? { role: changes.role } : {}),
+        ...(changes.maxConcurrentCases ? { max_concurrent_cases: changes.maxConcurrentCases } : {}),
+        updated: this.clock.now(),
+      })
+      if (topics) await setAgentTopics(trx, agentAccountID, topics)
+    })
+    return this.get(agentAccountID)
+  }
+
   async list(organizationID: string): Promise<Agent[]> {
     const rows = await listAgents(this.database.db, organizationID)
     return Promise.all(rows.map(async (row) => toAgent(row, await topicsOfAgent(this.database.db, row.id))))
