@@ -1,6 +1,6 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { cli, DURATION, freshStorage, load, startService } from './lib.js'
+import { cli, DURATION, freshStorage, load, poster, signIn, startService } from './lib.js'
 
 const CASES = 200
 /** Visitor messages per second offered in all (the goal: ≥ 1,000 deliveries/s with < 1 s lag). */
@@ -58,32 +58,10 @@ export async function benchDelivery(): Promise<DeliveryFigures> {
       ['chatbot', 'create', '--org', organizationID as string, '--name', 'Bot', '--url', botURL],
       storage.env,
     )
-    const post = async (path: string, headers: Record<string, string>, body?: unknown) => {
-      const response = await fetch(`${service.url}${path}`, {
-        method: 'POST',
-        headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : null,
-      })
-      return ((await response.json()) as { data: Record<string, never> }).data
-    }
+    const post = poster(service.url)
     const writers = await Promise.all(
       Array.from({ length: CASES }, async (_, i) => {
-        const { ticket } = await post(
-          '/v1/server/auth_ticket/request',
-          { 'server-key': serverKey as string },
-          {
-            userIPAddress: '127.0.0.1',
-            userAgent: 'bench',
-            userPlatform: 'web',
-            userDeviceID: `d-${i}`,
-            xcUserID: `visitor-${i}`,
-            fullName: `Visitor ${i}`,
-          },
-        )
-        const { accessToken } = await post('/v1/auth/access_token/request', {
-          authorization: `Bearer ${ticket}`,
-        })
-        const auth = { authorization: `Bearer ${accessToken}` }
+        const { auth } = await signIn(post, serverKey as string, `visitor-${i}`)
         const opened = await post('/api/visitor/v1/client/case/create', auth, { message: 'warm-up' })
         return { auth, caseID: (opened.case as unknown as { caseID: string }).caseID }
       }),

@@ -148,3 +148,44 @@ export function printTable(rows: Figures[], baseline: Figures): void {
   console.log(format(header))
   for (const line of lines) console.log(format(line))
 }
+
+export type Post = (
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+) => Promise<Record<string, never>>
+
+/** A JSON POST to the service, answering the envelope's `data`. */
+export function poster(baseURL: string): Post {
+  return async (path, headers, body) => {
+    const response = await fetch(`${baseURL}${path}`, {
+      method: 'POST',
+      headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : null,
+    })
+    return ((await response.json()) as { data: Record<string, never> }).data
+  }
+}
+
+/** Signs a benchmark user in (ticket, then tokens): its userID and the Authorization header. */
+export async function signIn(post: Post, serverKey: string, name: string) {
+  const { ticket } = await post(
+    '/v1/server/auth_ticket/request',
+    { 'server-key': serverKey },
+    {
+      userIPAddress: '127.0.0.1',
+      userAgent: 'bench',
+      userPlatform: 'web',
+      userDeviceID: `device-${name}`,
+      xcUserID: name,
+      fullName: name,
+    },
+  )
+  const { accessToken, user } = await post('/v1/auth/access_token/request', {
+    authorization: `Bearer ${ticket}`,
+  })
+  return {
+    userID: (user as unknown as { userID: string }).userID,
+    auth: { authorization: `Bearer ${accessToken}` },
+  }
+}

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import WebSocket from 'ws'
-import { cli, DURATION, freshStorage, type Service, startService } from './lib.js'
+import { cli, DURATION, freshStorage, poster, type Service, signIn, startService } from './lib.js'
 
 // The real-time goal (issue 4): one instance on SQLite holds IDLE_SOCKETS idle authenticated
 // sockets, and moves RATE messages/s between PAIRS pairs of connected users (over the sockets).
@@ -153,37 +153,12 @@ export async function benchRealtime(): Promise<RealtimeFigures> {
   try {
     const { organizationID } = cli(['org', 'create', '--name', 'Bench'], storage.env)
     const { serverKey } = cli(['server-key', 'create', '--org', organizationID as string], storage.env)
-    const post = async (path: string, headers: Record<string, string>, body?: unknown) => {
-      const response = await fetch(`${service.url}${path}`, {
-        method: 'POST',
-        headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : null,
-      })
-      return ((await response.json()) as { data: Record<string, unknown> }).data
-    }
+    const post = poster(service.url)
     const wsURL = `${service.url.replace('http', 'ws')}/connect`
     const indexes = Array.from({ length: IDLE_SOCKETS }, (_, i) => i)
     const peers = await pool(indexes, 50, async (i): Promise<Peer> => {
-      const { ticket } = await post(
-        '/v1/server/auth_ticket/request',
-        { 'server-key': serverKey as string },
-        {
-          userIPAddress: '127.0.0.1',
-          userAgent: 'bench',
-          userPlatform: 'web',
-          userDeviceID: `device-${i}`,
-          xcUserID: `bench-${i}`,
-          fullName: `Bench ${i}`,
-        },
-      )
-      const { accessToken, user } = await post('/v1/auth/access_token/request', {
-        authorization: `Bearer ${ticket}`,
-      })
-      return {
-        userID: (user as { userID: string }).userID,
-        url: wsURL,
-        headers: { authorization: `Bearer ${accessToken}` },
-      }
+      const { userID, auth } = await signIn(post, serverKey as string, `bench-${i}`)
+      return { userID, url: wsURL, headers: auth }
     })
     return await measure('Parley /connect (SQLite)', service, peers, (to, localID, body) =>
       JSON.stringify({

@@ -1,4 +1,4 @@
-import { cli, type Figures, freshStorage, load, startService } from './lib.js'
+import { cli, type Figures, freshStorage, load, poster, signIn, startService } from './lib.js'
 
 const CASES = 100
 
@@ -22,36 +22,11 @@ export async function benchWebhook(): Promise<Figures> {
       ],
       storage.env,
     )
-    const post = async (path: string, headers: Record<string, string>, body?: unknown) => {
-      const response = await fetch(`${service.url}${path}`, {
-        method: 'POST',
-        headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : null,
-      })
-      return ((await response.json()) as { data: Record<string, never> }).data
-    }
+    const post = poster(service.url)
     const caseIDs: string[] = []
     for (let i = 0; i < CASES; i++) {
-      const { ticket } = await post(
-        '/v1/server/auth_ticket/request',
-        { 'server-key': serverKey as string },
-        {
-          userIPAddress: '127.0.0.1',
-          userAgent: 'bench',
-          userPlatform: 'web',
-          userDeviceID: `d-${i}`,
-          xcUserID: `visitor-${i}`,
-          fullName: `Visitor ${i}`,
-        },
-      )
-      const { accessToken } = await post('/v1/auth/access_token/request', {
-        authorization: `Bearer ${ticket}`,
-      })
-      const opened = await post(
-        '/api/visitor/v1/client/case/create',
-        { authorization: `Bearer ${accessToken}` },
-        { message: 'help' },
-      )
+      const { auth } = await signIn(post, serverKey as string, `visitor-${i}`)
+      const opened = await post('/api/visitor/v1/client/case/create', auth, { message: 'help' })
       caseIDs.push((opened.case as unknown as { caseID: string }).caseID)
     }
     let n = 0
