@@ -337,4 +337,17 @@ describeEachDatabase('agents', (dialect) => {
     expect(after.map((m: { data: { action?: string } }) => m.data.action)).toContain('case/transfer')
     expect((await workerCall('/case/transfer', { id: waiting.caseID })).json.error.code).toBe('40002')
   })
+
+  test("a case that starts waiting is announced to its topic's agents", async () => {
+    const quiet = await createOrganization(server(), 'Quiet')
+    await createAgent(quiet.organizationID, 'watcher@example.com') // offline: cases wait
+    const socket = await connect(server().url, (await signIn('watcher@example.com')).token)
+    const visitor = await quiet.signIn('waiting-visitor')
+    const opened = await openCase(visitor, 'anyone?')
+    const queued = await socket.waitUntil(
+      (f) => f.eventName === 'case/update' && f.data.caseID === opened.caseID,
+    )
+    expect(queued.data.status).toBe('queued')
+    await socket.close()
+  })
 })
