@@ -16,6 +16,15 @@ import { newID } from '../lib/ids.js'
 import { Connection, Connections } from './connections.js'
 import type { Presence } from './presence.js'
 
+/** The host of an Origin header; undefined when absent or not a URL (`null` from sandboxed pages). */
+function originHost(origin: string | undefined): string | undefined {
+  try {
+    return origin ? new URL(origin).host : undefined
+  } catch {
+    return undefined
+  }
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set on /connect: the socket is an agent's (it listens to cases; it sends nothing). */
@@ -182,9 +191,9 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
         : fastifyCookie.parse(request.headers.cookie ?? '')[AGENT_COOKIE]
       if (cookie) {
         // A cookie rides along with any page's request: only the console's own origin may use it.
-        const origin = request.headers.origin
-        if (!origin || new URL(origin).host !== request.headers.host)
+        if (originHost(request.headers.origin) !== request.headers.host) {
           throw new AppError('forbidden', 'Origin not allowed')
+        }
         request.client = agentSocketIdentity(await services.agents.authenticate(cookie))
         request.isAgent = true
         return

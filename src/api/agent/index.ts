@@ -17,6 +17,7 @@ import {
   requiredText,
 } from '../../http/params.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
+import { readBearer } from '../auth/bearer.js'
 import { messageShape } from '../chat/shapes.js'
 import { caseMessage, caseRequest, caseShape } from '../visitor/index.js'
 import { adminAPI } from './admin.js'
@@ -124,7 +125,9 @@ export async function agentAPI(
           max: LOGIN_ATTEMPTS_PER_MINUTE,
           timeWindow: 60_000,
           keyGenerator: (request: FastifyRequest) =>
-            `${request.ip}|${String((request.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase()}`,
+            `${request.ip}|${String((request.body as { email?: unknown } | undefined)?.email ?? '')
+              .trim()
+              .toLowerCase()}`,
         },
       },
     },
@@ -244,7 +247,9 @@ async function authenticateAgent(
   request: FastifyRequest,
   _reply: FastifyReply,
 ): Promise<void> {
-  const bearer = /^Bearer +(\S+)$/i.exec(request.headers.authorization ?? '')?.[1]
+  const header = request.headers.authorization
+  // A malformed header is 40102, as everywhere; no header at all falls back to the cookie.
+  const bearer = header === undefined ? undefined : readBearer(header)
   const fromCookie = request.cookies[AGENT_COOKIE]
   const token = bearer ?? fromCookie
   if (!token)

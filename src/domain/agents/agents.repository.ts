@@ -76,16 +76,23 @@ export const revokeAgentSession = (db: Kysely<Schema>, tokenHash: string, now: n
 
 /**
  * Online agents of the organization who work the topic, with how many cases they hold now: the
- * candidates of auto-assignment. On PostgreSQL their rows are locked, so two cases assigned at
- * once cannot both take an agent's last free slot.
+ * candidates of auto-assignment. With `lock` (PostgreSQL) their rows are locked first, in a
+ * statement of its own, and counted after: the count then sees what the previous lock holder
+ * committed, so two cases cannot both take an agent's last free slot.
  */
-export const availableAgents = (
+export async function availableAgents(
   db: Kysely<Schema>,
   query: { organizationID: string; topicID: number; email?: string; lock: boolean },
-) =>
-  db
+) {
+  const candidates = db
     .selectFrom('agent_accounts as a')
     .innerJoin('agent_topics as t', 't.agent_account_id', 'a.id')
+    .where('a.organization_id', '=', query.organizationID)
+    .where('t.topic_id', '=', query.topicID)
+    .where('a.status', '=', 'online')
+    .$if(query.email !== undefined, (q) => q.where('a.email', '=', (query.email as string).toLowerCase()))
+  if (query.lock) await candidates.select('a.id').forUpdate('a').execute()
+  return candidates
     .select((eb) => [
       'a.id',
       'a.max_concurrent_cases',
@@ -97,12 +104,8 @@ export const availableAgents = (
         .where('c.status', '=', 'assigned')
         .as('open'),
     ])
-    .where('a.organization_id', '=', query.organizationID)
-    .where('t.topic_id', '=', query.topicID)
-    .where('a.status', '=', 'online')
-    .$if(query.email !== undefined, (q) => q.where('a.email', '=', (query.email as string).toLowerCase()))
-    .$if(query.lock, (q) => q.forUpdate('a'))
     .execute()
+}
 
 /** The agents who work a topic. */
 export const agentsOfTopic = async (db: Kysely<Schema>, topicID: number) =>

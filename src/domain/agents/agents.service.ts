@@ -125,25 +125,32 @@ export class AgentsService {
           input.topics.map(async (id) => (await this.topics.resolve(organizationID, id)).topicID),
         )
       : [(await this.topics.resolve(organizationID, undefined)).topicID]
-    if (await findAgentByEmail(this.database.db, email))
-      throw new AppError('conflict', `An account for ${email} exists`)
+    // One account per address across Parley: say no without saying whose (DESIGN §2: never leak).
+    const taken = new AppError('conflict', 'email is not available')
+    if (await findAgentByEmail(this.database.db, email)) throw taken
     const now = this.clock.now()
     const id = newID()
     const passwordHash = await hashPassword(input.password)
-    await this.database.transaction(async (trx) => {
-      await insertAgent(trx, {
-        id,
-        organization_id: organizationID,
-        email,
-        full_name: input.fullName,
-        role: input.role,
-        password_hash: passwordHash,
-        max_concurrent_cases: input.maxConcurrentCases ?? 5,
-        created: now,
-        updated: now,
+    try {
+      await this.database.transaction(async (trx) => {
+        await insertAgent(trx, {
+          id,
+          organization_id: organizationID,
+          email,
+          full_name: input.fullName,
+          role: input.role,
+          password_hash: passwordHash,
+          max_concurrent_cases: input.maxConcurrentCases ?? 5,
+          created: now,
+          updated: now,
+        })
+        await setAgentTopics(trx, id, topics)
       })
-      await setAgentTopics(trx, id, topics)
-    })
+    } catch (error) {
+      // A concurrent creation with the same address won the unique index.
+      if (/unique/i.test(String((error as Error).message))) throw taken
+      throw error
+    }
     return this.get(id)
   }
 

@@ -51,6 +51,8 @@ type CaseRow = Selectable<CasesTable>
 /** What one event did: announced after its transaction commits. */
 interface Outcome {
   row?: CaseRow | undefined
+  /** The case before the event's first change: whoever followed it then hears of the change too. */
+  before?: CaseRow | undefined
   messages: Selectable<MessagesTable>[]
   changed: boolean
 }
@@ -260,10 +262,11 @@ export class CasesService {
         action: 'case/transfer',
         text: 'The case was transferred to a topic',
       })
-      return this.assignIfPossible(trx, queued, now)
+      // Not straight back to whoever just let it go.
+      return this.assignIfPossible(trx, queued, now, row.agent_account_id ?? undefined)
     })
     await this.announce(outcome)
-    await this.assignWaiting(agent.agentAccountID)
+    await this.refillPreviousHolder(outcome)
     return toCase(outcome.row as CaseRow)
   }
 
@@ -285,7 +288,15 @@ export class CasesService {
       return this.assignTo(trx, row, agentAccountID, now, text)
     })
     await this.announce(outcome)
+    await this.refillPreviousHolder(outcome)
     return toCase(outcome.row as CaseRow)
+  }
+
+  /** The agent who held the case before the event has a free slot: the oldest waiting case is theirs. */
+  private async refillPreviousHolder(outcome: Outcome): Promise<void> {
+    const previous = outcome.before?.status === 'assigned' ? outcome.before.agent_account_id : null
+    const stillTheirs = outcome.row?.status === 'assigned' && outcome.row.agent_account_id === previous
+    if (outcome.changed && previous && !stillTheirs) await this.assignWaiting(previous)
   }
 
   /** Only the case's agent, or an admin, may pass it on. */
@@ -346,7 +357,7 @@ export class CasesService {
     })
     await this.announce(outcome)
     // A slot is free: the oldest waiting case of the agent's topics is theirs.
-    if (outcome.changed) await this.assignWaiting(agent.agentAccountID)
+    await this.refillPreviousHolder(outcome)
     return toCase(outcome.row as CaseRow)
   }
 
@@ -516,7 +527,12 @@ export class CasesService {
    * under their maximum; the fewest open cases first, then the longest idle. `email` narrows the
    * choice to one agent.
    */
-  private async pickAgent(trx: Trx, row: CaseRow, email?: string): Promise<string | undefined> {
+  private async pickAgent(
+    trx: Trx,
+    row: CaseRow,
+    email?: string,
+    exceptAgent?: string,
+  ): Promise<string | undefined> {
     const candidates = await availableAgents(trx, {
       organizationID: row.organization_id,
       topicID: row.topic_id,
@@ -525,19 +541,29 @@ export class CasesService {
     })
     const free = candidates
       .map((a) => ({ ...a, open: Number(a.open) }))
-      .filter((a) => a.open < a.max_concurrent_cases)
+      .filter((a) => a.open < a.max_concurrent_cases && a.id !== exceptAgent)
       .sort((a, b) => a.open - b.open || a.last_assigned - b.last_assigned || a.id.localeCompare(b.id))
     return free[0]?.id
   }
 
   /** A queued case goes to an available agent at once, when there is one. */
-  private async assignIfPossible(trx: Trx, outcome: Outcome, now: number): Promise<Outcome> {
+  private async assignIfPossible(
+    trx: Trx,
+    outcome: Outcome,
+    now: number,
+    exceptAgent?: string,
+  ): Promise<Outcome> {
     const row = outcome.row
     if (row?.status !== 'queued') return outcome
-    const agentID = await this.pickAgent(trx, row)
+    const agentID = await this.pickAgent(trx, row, undefined, exceptAgent)
     if (!agentID) return outcome
     const assigned = await this.assignTo(trx, row, agentID, now)
-    return { row: assigned.row, messages: [...outcome.messages, ...assigned.messages], changed: true }
+    return {
+      row: assigned.row,
+      before: outcome.before ?? row,
+      messages: [...outcome.messages, ...assigned.messages],
+      changed: true,
+    }
   }
 
   private async assignTo(
@@ -609,7 +635,7 @@ export class CasesService {
     // Whatever the chatbot has not received yet, it will not need.
     if (from === 'bot') await abandonPending(trx, row.id, now)
     const message = await this.systemMessage(trx, moved, step.action, step.text, now)
-    return { row: moved, messages: [message].filter(isDefined), changed: true }
+    return { row: moved, before: row, messages: [message].filter(isDefined), changed: true }
   }
 
   private systemMessage(trx: Trx, row: CaseRow, action: string, text: string, now: number) {
@@ -658,10 +684,13 @@ export class CasesService {
   private async announce(outcome: Outcome, exceptSessionID?: string): Promise<Message[]> {
     const { row } = outcome
     if (!row) return []
-    const [access, agents] = await Promise.all([
+    const [access, following, followed] = await Promise.all([
       this.deps.rooms.snapshot(row.room_id),
       this.agentsFollowing(row),
+      outcome.before ? this.agentsFollowing(outcome.before) : [],
     ])
+    // Those who followed the case before the change hear of it too (a queue loses the case it gave).
+    const agents = [...new Set([...following, ...followed])]
     const messages = await this.deps.messages.announceNew(row.organization_id, access, outcome.messages, {
       exceptSessionID,
       alsoUserIDs: agents,
