@@ -107,6 +107,19 @@ describeEachDatabase('admin API', (dialect) => {
     expect((await admin('/agent/list')).json.data.agents.map((a: { email: string }) => a.email)).toContain(
       'new@example.com',
     )
+    // An address taken anywhere (here: concurrently) is refused the same way, never with a 500.
+    const racing = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        admin('/agent/create', {
+          email: 'race@example.com',
+          fullName: 'R',
+          role: 'agent',
+          password: 'a good passphrase',
+        }),
+      ),
+    )
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409])
+    expect(racing.find((r) => r.status === 409)?.json.error.message).toBe('email is not available')
 
     const { entries } = (await admin('/audit_log/list')).json.data
     const actions = entries.map((e: { action: string }) => e.action)

@@ -130,6 +130,8 @@ describeEachDatabase('agents', (dialect) => {
     expect(limited?.status).toBe(429)
     expect(limited?.json.error.code).toBe('42900')
     expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0)
+    // Padding the address does not make a new counter.
+    expect((await signIn('  GUESSED@example.com ', 'one more')).reply.status).toBe(429)
   })
 
   test('a cookie without the CSRF token cannot change anything', async () => {
@@ -145,6 +147,12 @@ describeEachDatabase('agents', (dialect) => {
     expect((await withCookie({ 'x-csrf-token': 'guess' })).json.error.code).toBe('40301')
     expect((await withCookie({ 'x-csrf-token': csrf })).json.data.agentAccount.status).toBe('away')
     expect((await server().post(`${A}/agent/set_status`, { status: 'away' })).json.error.code).toBe('40101')
+    const malformed = await server().post(
+      `${A}/agent/set_status`,
+      { status: 'away' },
+      { authorization: 'Token abc' },
+    )
+    expect(malformed.json.error.code).toBe('40102')
   })
 
   test('20 agents racing to take one case: exactly one wins, the rest get 40901', async () => {
@@ -277,6 +285,8 @@ describeEachDatabase('agents', (dialect) => {
       origin: 'https://evil.example',
     })
     expect(foreign).toMatchObject({ status: 403, body: { error: { code: '40301' } } })
+    const sandboxed = await refusedUpgrade(server().url, { cookie: sessionCookie, origin: 'null' })
+    expect(sandboxed).toMatchObject({ status: 403, body: { error: { code: '40301' } } })
   })
 
   test('case detail, admin assign and transfer to an agent or a topic', async () => {

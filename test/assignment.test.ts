@@ -124,4 +124,59 @@ describeEachDatabase('auto-assignment', (dialect) => {
     // A name that is not an agent: the queue picks; both have one case, second has waited longest.
     expect(await handOver('h3', 'nobody@example.com')).toBe(second)
   })
+
+  test('twenty cases opened at once never give an agent more than their maximum', async () => {
+    const busy = await createOrganization(server(), 'Busy desk')
+    await server().app.services.agents.create(busy.organizationID, {
+      email: 'solo@example.com',
+      fullName: 'Solo',
+      role: 'agent',
+      password: 'correct horse',
+      maxConcurrentCases: 1,
+    })
+    const { token } = (
+      await server().post(`${A}/auth/login`, { email: 'solo@example.com', password: 'correct horse' })
+    ).json.data
+    await server().post(`${A}/agent/set_status`, { status: 'online' }, { authorization: `Bearer ${token}` })
+    const visitors = await Promise.all(Array.from({ length: 20 }, (_, i) => busy.signIn(`crowd-${i}`)))
+    await Promise.all(visitors.map((visitor) => openCase(visitor, 'me first')))
+    const assigned = await server()
+      .testDatabase.database.db.selectFrom('cases')
+      .select('id')
+      .where('organization_id', '=', busy.organizationID)
+      .where('status', '=', 'assigned')
+      .execute()
+    expect(assigned).toHaveLength(1)
+  })
+
+  test("an admin closing an agent's case gives that agent the next waiting case", async () => {
+    const desk = await createOrganization(server(), 'Refill desk')
+    const make = async (email: string, role: string, max: number) => {
+      await server().app.services.agents.create(desk.organizationID, {
+        email,
+        fullName: email,
+        role,
+        password: 'correct horse',
+        maxConcurrentCases: max,
+      })
+      const { token } = (await server().post(`${A}/auth/login`, { email, password: 'correct horse' })).json
+        .data
+      const call = (path: string, body: unknown = {}) =>
+        server().post(`${A}${path}`, body, { authorization: `Bearer ${token}` })
+      return {
+        call,
+        id: (await call('/agent/set_status', { status: role === 'admin' ? 'away' : 'online' })).json.data
+          .agentAccount.agentAccountID as string,
+      }
+    }
+    const worker = await make('refill@example.com', 'agent', 1)
+    const admin = await make('refill-admin@example.com', 'admin', 1)
+    const first = await openCase(await desk.signIn('r1'))
+    server().clock.advance(1000)
+    const second = await openCase(await desk.signIn('r2'))
+    expect((await statusOf(first.caseID)).agent_account_id).toBe(worker.id)
+    expect((await statusOf(second.caseID)).status).toBe('queued')
+    await admin.call('/case/close', { id: first.caseID })
+    expect(await statusOf(second.caseID)).toEqual({ status: 'assigned', agent_account_id: worker.id })
+  })
 })
