@@ -237,13 +237,17 @@ describeEachDatabase('agents', (dialect) => {
       const mine = (await lister('/case/get_list', { mine: true })).json.data.cases
       expect(mine.map((c: { caseID: string }) => c.caseID)).toEqual([waiting.caseID])
       expect((await lister('/case/get_list', { status: 'sleeping' })).json.error.code).toBe('40002')
-      // Paging by `created`: pages follow each other without overlap.
+      // Paging by (created, caseID): three cases of one millisecond come one per page, none twice.
       server().clock.advance(1000)
-      await queuedCase('paged-visitor')
-      const first = (await lister('/case/get_list', { limit: 1 })).json.data.cases
-      const second = (await lister('/case/get_list', { limit: 1, before: first[0].created })).json.data.cases
-      expect(second).toHaveLength(1)
-      expect(second[0].created).toBeLessThan(first[0].created)
+      const sameTime = await Promise.all(['p1', 'p2', 'p3'].map((name) => queuedCase(`paged-${name}`)))
+      const seen: string[] = []
+      let cursor: { before?: number; beforeCaseID?: string } = {}
+      for (let page = 0; page < 3; page++) {
+        const [next] = (await lister('/case/get_list', { limit: 1, ...cursor })).json.data.cases
+        seen.push(next.caseID)
+        cursor = { before: next.created, beforeCaseID: next.caseID }
+      }
+      expect(seen.sort()).toEqual(sameTime.map((c) => c.caseID).sort())
     })
   })
 

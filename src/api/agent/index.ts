@@ -45,7 +45,11 @@ const caseList = params({
     min: 0,
     max: Number.MAX_SAFE_INTEGER,
     fallback: 0,
-    description: 'Paging: the `created` of the last case of the previous page.',
+    description: 'Paging: the `created` of the last case of the previous page (with beforeCaseID).',
+  }),
+  beforeCaseID: optionalText({
+    max: 64,
+    description: 'Paging: the caseID of the last case of the previous page.',
   }),
 })
 
@@ -181,7 +185,9 @@ export async function agentAPI(
             ...(r.body.status ? { status: r.body.status } : {}),
             ...(r.body.topicID ? { topicID: r.body.topicID } : {}),
             ...(r.body.mine ? { mine: true } : {}),
-            ...(r.body.before ? { before: r.body.before } : {}),
+            ...(r.body.before
+              ? { after: { created: r.body.before, caseID: r.body.beforeCaseID ?? '' } }
+              : {}),
           }),
         }),
     )

@@ -85,8 +85,8 @@ export const listCases = (
     status?: string
     topicID?: number
     agentAccountID?: string
-    /** Paging: only cases created before this (the last `created` of the previous page). */
-    before?: number
+    /** Paging: the last case of the previous page; only cases after it (newest first) come. */
+    after?: { created: number; caseID: string }
     limit: number
   },
 ) =>
@@ -99,9 +99,15 @@ export const listCases = (
     .$if(filter.agentAccountID !== undefined, (q) =>
       q.where('agent_account_id', '=', filter.agentAccountID as string),
     )
-    .$if(filter.before !== undefined, (q) => q.where('created', '<', filter.before as number))
+    .$if(filter.after !== undefined, (q) => {
+      const { created, caseID } = filter.after as { created: number; caseID: string }
+      // (created, id) is unique, so pages neither overlap nor skip cases of the same millisecond.
+      return q.where((eb) =>
+        eb.or([eb('created', '<', created), eb.and([eb('created', '=', created), eb('id', '<', caseID)])]),
+      )
+    })
     .orderBy('created', 'desc')
-    .orderBy('id')
+    .orderBy('id', 'desc')
     .limit(filter.limit)
     .execute()
 

@@ -193,7 +193,13 @@ export class CasesService {
   /** The organization's cases for an agent's inbox: by status, topic, or only the agent's own. */
   async listForAgent(
     agent: AgentActor,
-    filter: { status?: CaseStatus; topicID?: number; mine?: boolean; before?: number; limit: number },
+    filter: {
+      status?: CaseStatus
+      topicID?: number
+      mine?: boolean
+      after?: { created: number; caseID: string }
+      limit: number
+    },
   ) {
     const rows = await listCases(this.deps.database.db, {
       organizationID: agent.organizationID,
@@ -201,7 +207,7 @@ export class CasesService {
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.topicID ? { topicID: filter.topicID } : {}),
       ...(filter.mine ? { agentAccountID: agent.agentAccountID } : {}),
-      ...(filter.before ? { before: filter.before } : {}),
+      ...(filter.after ? { after: filter.after } : {}),
     })
     return rows.map(toCase)
   }
