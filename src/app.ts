@@ -59,6 +59,8 @@ export async function buildApp(options: AppOptions) {
   const app: FastifyInstance = Fastify({
     logger: { ...loggerOptions(config.logLevel), ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: BODY_LIMIT,
+    // Behind a load balancer: the client's address (rate limits, logs) and https (Secure cookies).
+    trustProxy: config.trustProxy,
   })
   // Without Redis, one instance: events and presence stay in the process.
   const hub = config.redisURL ? new RedisHub(config.redisURL, app.log) : new LocalHub()

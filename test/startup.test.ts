@@ -20,6 +20,7 @@ describe('configuration', () => {
       corsOrigins: true,
       botHandoverAfterSeconds: 60,
       deliveryTimeoutSeconds: 10,
+      trustProxy: false,
       logLevel: 'info',
     })
   })

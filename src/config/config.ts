@@ -15,6 +15,8 @@ export interface Config {
   botHandoverAfterSeconds: number
   /** One delivery attempt's time limit, in seconds. */
   deliveryTimeoutSeconds: number
+  /** Proxies whose X-Forwarded-* headers are believed (Fastify's trustProxy): false, true, or addresses. */
+  trustProxy: boolean | string[]
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 }
 
@@ -46,8 +48,19 @@ const env = z.object({
   CORS_ORIGINS: z.string().default('*'),
   BOT_HANDOVER_AFTER: z.coerce.number().int().min(1).default(60),
   DELIVERY_TIMEOUT: z.coerce.number().int().min(1).max(120).default(10),
+  TRUST_PROXY: z.string().default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
+
+/** `true`/`false`, or a comma-separated list of proxy addresses or CIDRs. */
+function parseTrustProxy(value: string): boolean | string[] {
+  const trimmed = value.trim().toLowerCase()
+  if (trimmed === 'true' || trimmed === 'false') return trimmed === 'true'
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+}
 
 /** Parses the environment; throws a ConfigError whose message is one line naming the variable. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -76,6 +89,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.CORS_ORIGINS.trim() === '*' ? true : e.CORS_ORIGINS.split(',').map((o) => o.trim()),
     botHandoverAfterSeconds: e.BOT_HANDOVER_AFTER,
     deliveryTimeoutSeconds: e.DELIVERY_TIMEOUT,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
   }
 }
