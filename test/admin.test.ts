@@ -1,10 +1,9 @@
 import { beforeAll, expect, test } from 'vitest'
+import { signInAgent } from './support/agents.js'
 import { useServer } from './support/app.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { validTicketRequest } from './support/fixtures.js'
-
-const ADMIN = '/api/agent/v1/admin'
 
 describeEachDatabase('admin API', (dialect) => {
   const server = useServer(dialect)
@@ -15,17 +14,8 @@ describeEachDatabase('admin API', (dialect) => {
   beforeAll(async () => {
     org = await createOrganization(server(), 'Admins')
     const signIn = async (email: string, role: string) => {
-      await server().app.services.agents.create(org.organizationID, {
-        email,
-        fullName: email,
-        role,
-        password: 'correct horse',
-      })
-      const { token } = (
-        await server().post('/api/agent/v1/auth/login', { email, password: 'correct horse' })
-      ).json.data
-      return (path: string, body: unknown = {}) =>
-        server().post(`${ADMIN}${path}`, body, { authorization: `Bearer ${token}` })
+      const { call } = await signInAgent(server(), org.organizationID, email, { role })
+      return (path: string, body: unknown = {}) => call(`/admin${path}`, body)
     }
     admin = await signIn('root@example.com', 'admin')
     agent = await signIn('plain@example.com', 'agent')

@@ -1,10 +1,9 @@
 import { beforeAll, expect, test } from 'vitest'
+import { signInAgent } from './support/agents.js'
 import { useServer } from './support/app.js'
 import { openCase, webhook } from './support/cases.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
-
-const A = '/api/agent/v1'
 
 // Auto-assignment (DESIGN §10): a queued case goes to the online agent of its topic with the
 // fewest open cases under their maximum (ties: longest idle); waiting cases go to agents who come
@@ -21,20 +20,12 @@ describeEachDatabase('auto-assignment', (dialect) => {
   })
 
   const agent = async (email: string, topics: number[] | undefined, maxConcurrentCases = 2) => {
-    await server().app.services.agents.create(org.organizationID, {
-      email,
-      fullName: email,
-      role: 'agent',
-      password: 'correct horse',
-      ...(topics ? { topics } : {}),
+    const signedIn = await signInAgent(server(), org.organizationID, email, {
       maxConcurrentCases,
+      ...(topics ? { topics } : {}),
     })
-    const { token } = (await server().post(`${A}/auth/login`, { email, password: 'correct horse' })).json.data
-    const call = (path: string, body: unknown = {}) =>
-      server().post(`${A}${path}`, body, { authorization: `Bearer ${token}` })
-    const id = (await call('/agent/set_status', { status: 'away' })).json.data.agentAccount
-      .agentAccountID as string
-    return { id, call }
+    await signedIn.call('/agent/set_status', { status: 'away' })
+    return signedIn
   }
   const statusOf = async (caseID: string) =>
     server()
@@ -90,20 +81,9 @@ describeEachDatabase('auto-assignment', (dialect) => {
       url: 'http://127.0.0.1:9/b',
     })
     const make = async (email: string) => {
-      await server().app.services.agents.create(shop.organizationID, {
-        email,
-        fullName: email,
-        role: 'agent',
-        password: 'correct horse',
-      })
-      const { token } = (await server().post(`${A}/auth/login`, { email, password: 'correct horse' })).json
-        .data
-      const reply = await server().post(
-        `${A}/agent/set_status`,
-        { status: 'online' },
-        { authorization: `Bearer ${token}` },
-      )
-      return reply.json.data.agentAccount.agentAccountID as string
+      const { id, call } = await signInAgent(server(), shop.organizationID, email)
+      await call('/agent/set_status', { status: 'online' })
+      return id
     }
     const [first, second] = [await make('first@example.com'), await make('second@example.com')]
     const call = webhook(server(), bot)
@@ -127,17 +107,10 @@ describeEachDatabase('auto-assignment', (dialect) => {
 
   test('twenty cases opened at once never give an agent more than their maximum', async () => {
     const busy = await createOrganization(server(), 'Busy desk')
-    await server().app.services.agents.create(busy.organizationID, {
-      email: 'solo@example.com',
-      fullName: 'Solo',
-      role: 'agent',
-      password: 'correct horse',
+    const solo = await signInAgent(server(), busy.organizationID, 'solo@example.com', {
       maxConcurrentCases: 1,
     })
-    const { token } = (
-      await server().post(`${A}/auth/login`, { email: 'solo@example.com', password: 'correct horse' })
-    ).json.data
-    await server().post(`${A}/agent/set_status`, { status: 'online' }, { authorization: `Bearer ${token}` })
+    await solo.call('/agent/set_status', { status: 'online' })
     const visitors = await Promise.all(Array.from({ length: 20 }, (_, i) => busy.signIn(`crowd-${i}`)))
     await Promise.all(visitors.map((visitor) => openCase(visitor, 'me first')))
     const assigned = await server()
@@ -152,22 +125,12 @@ describeEachDatabase('auto-assignment', (dialect) => {
   test("an admin closing an agent's case gives that agent the next waiting case", async () => {
     const desk = await createOrganization(server(), 'Refill desk')
     const make = async (email: string, role: string, max: number) => {
-      await server().app.services.agents.create(desk.organizationID, {
-        email,
-        fullName: email,
+      const signedIn = await signInAgent(server(), desk.organizationID, email, {
         role,
-        password: 'correct horse',
         maxConcurrentCases: max,
       })
-      const { token } = (await server().post(`${A}/auth/login`, { email, password: 'correct horse' })).json
-        .data
-      const call = (path: string, body: unknown = {}) =>
-        server().post(`${A}${path}`, body, { authorization: `Bearer ${token}` })
-      return {
-        call,
-        id: (await call('/agent/set_status', { status: role === 'admin' ? 'away' : 'online' })).json.data
-          .agentAccount.agentAccountID as string,
-      }
+      await signedIn.call('/agent/set_status', { status: role === 'admin' ? 'away' : 'online' })
+      return signedIn
     }
     const worker = await make('refill@example.com', 'agent', 1)
     const admin = await make('refill-admin@example.com', 'admin', 1)

@@ -45,6 +45,15 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
         .executeTakeFirstOrThrow()
     ).status
   const drain = () => server().app.delivery.drain()
+  const deliveryStatuses = async (caseID: string) =>
+    (
+      await server()
+        .testDatabase.database.db.selectFrom('deliveries')
+        .select('status')
+        .where('case_id', '=', caseID)
+        .orderBy('seq')
+        .execute()
+    ).map((d) => d.status)
 
   test('the bot receives the documented body and headers, and the signature verifies', async () => {
     answer = () => 200
@@ -130,12 +139,7 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
     answer = () => 404
     await drain()
     expect(await caseStatus(opened.caseID)).toBe('queued')
-    const deliveries = await server()
-      .testDatabase.database.db.selectFrom('deliveries')
-      .select('status')
-      .where('case_id', '=', opened.caseID)
-      .execute()
-    expect(deliveries.map((d) => d.status)).toEqual(['failed'])
+    expect(await deliveryStatuses(opened.caseID)).toEqual(['failed'])
     const last = (await roomMessages(server(), opened.roomID)).at(-1)
     expect(last).toMatchObject({
       sender_id: 'system',
@@ -154,11 +158,6 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
     server().clock.advance(1_000)
     await drain()
     expect(await caseStatus(opened.caseID)).toBe('queued')
-    const deliveries = await server()
-      .testDatabase.database.db.selectFrom('deliveries')
-      .select('status')
-      .where('case_id', '=', opened.caseID)
-      .execute()
-    expect(deliveries.map((d) => d.status)).toEqual(['abandoned', 'abandoned'])
+    expect(await deliveryStatuses(opened.caseID)).toEqual(['abandoned', 'abandoned'])
   })
 })

@@ -166,16 +166,7 @@ export class CasesService {
       const message = await this.store(trx, row, client.userID, input.localID, content, now)
       return { row, messages: message ? [message] : [], changed: false }
     })
-    const [announced] = await this.announce(outcome, client.sessionID)
-    if (announced) return announced
-    // A retry: the message was stored before.
-    const row = outcome.row as CaseRow
-    const stored = await findBySenderLocalID(this.deps.database.db, client.userID, input.localID, row.room_id)
-    const access = await this.deps.rooms.snapshot(row.room_id)
-    const [message] = await this.deps.messages.toMessages(row.organization_id, access, [
-      stored as Selectable<MessagesTable>,
-    ])
-    return message as Message
+    return this.sentMessage(outcome, client.userID, input.localID, client.sessionID)
   }
 
   /** The visitor closes their case (closing a closed case changes nothing). */
@@ -329,23 +320,7 @@ export class CasesService {
       const message = await this.store(trx, row, senderID, input.localID, content, now)
       return { row, messages: message ? [message] : [], changed: false }
     })
-    const access = await this.deps.rooms.snapshot((outcome.row as CaseRow).room_id)
-    const rows = outcome.messages.length
-      ? outcome.messages
-      : [
-          (await findBySenderLocalID(
-            this.deps.database.db,
-            senderID,
-            input.localID,
-            access.room.id,
-          )) as Selectable<MessagesTable>,
-        ]
-    const [message] = await this.deps.messages.announceNew(agent.organizationID, access, outcome.messages, {
-      alsoUserIDs: [`agent:${agent.agentAccountID}`],
-    })
-    return (
-      message ?? ((await this.deps.messages.toMessages(agent.organizationID, access, rows))[0] as Message)
-    )
+    return this.sentMessage(outcome, senderID, input.localID)
   }
 
   /** The assigned agent (or an admin) closes the case; closing a closed case changes nothing. */
@@ -686,6 +661,22 @@ export class CasesService {
     return row.agent_account_id ? [`agent:${row.agent_account_id}`] : []
   }
 
+  /**
+   * The message a send stored (announced now), or for a retried localID the one stored before
+   * (announced then): a send answers with its message either way.
+   */
+  private async sentMessage(outcome: Outcome, senderID: string, localID: string, exceptSessionID?: string) {
+    const [announced] = await this.announce(outcome, exceptSessionID)
+    if (announced) return announced
+    const row = outcome.row as CaseRow
+    const stored = await findBySenderLocalID(this.deps.database.db, senderID, localID, row.room_id)
+    const access = await this.deps.rooms.snapshot(row.room_id)
+    const [message] = await this.deps.messages.toMessages(row.organization_id, access, [
+      stored as Selectable<MessagesTable>,
+    ])
+    return message as Message
+  }
+
   /** After the commit: the new messages to the room, and `case/update` to everyone in the case. */
   private async announce(outcome: Outcome, exceptSessionID?: string): Promise<Message[]> {
     const { row } = outcome
@@ -707,7 +698,7 @@ export class CasesService {
         { eventName: 'case/update', data: toCase(row) },
       )
     }
-    return messages.filter((m) => m.user.userID === row.user_id)
+    return messages
   }
 }
 
