@@ -4,6 +4,7 @@ import type { DestinationStream } from 'pino'
 import { agentAPI } from './api/agent/index.js'
 import { authAPI } from './api/auth/index.js'
 import { chatAPI } from './api/chat/index.js'
+import { consoleApp } from './api/console/index.js'
 import { opsAPI } from './api/ops/health.js'
 import { serverAPI } from './api/server/index.js'
 import { visitorAPI } from './api/visitor/index.js'
@@ -117,5 +118,6 @@ export async function buildApp(options: AppOptions) {
   await app.register(webhookAPI)
   await app.register(agentAPI, { redisURL: config.redisURL })
   await app.register(gateway, { presence, ...GATEWAY_DEFAULTS, ...options.realtime })
+  await app.register(consoleApp)
   return app
 }

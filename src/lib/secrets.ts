@@ -26,8 +26,8 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('base64url')
 }
 
-/** Constant-time comparison of two hashes produced by hashSecret. */
-export function hashesEqual(a: string, b: string): boolean {
+/** Constant-time comparison of two secrets or hashes (the time says nothing of where they differ). */
+export function constantTimeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a)
   const right = Buffer.from(b)
   return left.length === right.length && timingSafeEqual(left, right)

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process'
 
-// Tests spawn the built CLI and server (as users run them), so build first; and say what this
-// run cannot cover.
+// Tests spawn the built CLI and server (as users run them) and open the built console, so build
+// first; and say what this run cannot cover.
 export default function setup(): void {
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+  execFileSync('npm', ['run', '--silent', 'build'], {
     stdio: 'inherit',
   })
   if (!process.env.DATABASE_URL) {

@@ -17,6 +17,7 @@ import {
   requiredText,
 } from '../../http/params.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
+import { constantTimeEqual } from '../../lib/secrets.js'
 import { readBearer } from '../auth/bearer.js'
 import { messageShape } from '../chat/shapes.js'
 import { caseMessage, caseRequest, caseShape } from '../visitor/index.js'
@@ -26,6 +27,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set on agent routes: the signed-in agent. */
     agent: AgentIdentity
+  }
+  interface FastifyContextConfig {
+    /** False on agent routes that change nothing and so need no X-CSRF-Token with the cookie. */
+    csrf?: boolean
   }
 }
 
@@ -71,6 +76,10 @@ const agentShape = z.object({
   status: z.enum(['online', 'away', 'offline']),
   created: z.number().int(),
   updated: z.number().int(),
+})
+const teamShape = z.object({
+  topics: z.array(z.object({ topicID: z.number().int(), name: z.string() })),
+  agents: z.array(agentShape.pick({ agentAccountID: true, fullName: true, status: true, topics: true })),
 })
 const errors = {
   401: errorEnvelope('40101-40104: not signed in, or the session ended', {
@@ -168,6 +177,42 @@ export async function agentAPI(
       },
     )
     routes.post(
+      `${PREFIX}/auth/get_session`,
+      {
+        ...describe(
+          'Who is signed in, and the CSRF token of the session (the console asks after a reload)',
+          params({}),
+          z.object({ csrfToken: z.string(), expiresAt: z.number().int(), agentAccount: agentShape }),
+        ),
+        config: { csrf: false },
+      },
+      async (r) =>
+        success({
+          csrfToken: r.agent.csrfToken,
+          expiresAt: r.agent.expiresAt,
+          agentAccount: await agents.get(r.agent.agentAccountID),
+        }),
+    )
+    routes.post(
+      `${PREFIX}/agent/get_team`,
+      describe('The topics and agents of your organization (to transfer a case to)', params({}), teamShape),
+      async (r) => {
+        const [topics, team] = await Promise.all([
+          app.services.topics.list(r.agent.organizationID),
+          agents.list(r.agent.organizationID),
+        ])
+        return success({
+          topics: topics.map(({ topicID, name }) => ({ topicID, name })),
+          agents: team.map(({ agentAccountID, fullName, status, topics }) => ({
+            agentAccountID,
+            fullName,
+            status,
+            topics,
+          })),
+        })
+      },
+    )
+    routes.post(
       `${PREFIX}/agent/set_status`,
       describe('Set your status', setStatus, z.object({ agentAccount: agentShape })),
       async (r) => {
@@ -261,7 +306,9 @@ async function authenticateAgent(
   if (!token)
     throw new AppError('missingAuthorization', 'Sign in first (Authorization header or session cookie)')
   request.agent = await this.services.agents.authenticate(token)
-  if (!bearer && request.headers['x-csrf-token'] !== request.agent.csrfToken) {
+  if (bearer || request.routeOptions.config.csrf === false) return
+  const csrfToken = request.headers['x-csrf-token']
+  if (typeof csrfToken !== 'string' || !constantTimeEqual(csrfToken, request.agent.csrfToken)) {
     throw new AppError('forbidden', 'CSRF token missing or wrong')
   }
 }

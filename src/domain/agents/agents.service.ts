@@ -48,6 +48,8 @@ export interface AgentIdentity {
   /** The session's CSRF token: cookie-authenticated changes must echo it in X-CSRF-Token. */
   csrfToken: string
   tokenHash: string
+  /** When the session ends (epoch ms). */
+  expiresAt: number
 }
 
 /**
@@ -224,9 +226,7 @@ export class AgentsService {
 
   /** The identity of a live agent session token. */
   async authenticate(token: string): Promise<AgentIdentity> {
-    const identity = (await this.sessions.get(hashSecret(token))) as
-      | (AgentIdentity & { expiresAt: number })
-      | undefined
+    const identity = await this.sessions.get(hashSecret(token))
     if (!identity) throw new AppError('invalidToken', 'agent session is unknown or ended')
     if (identity.expiresAt <= this.clock.now())
       throw new AppError('expiredToken', 'agent session has expired')

@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js'
 import { isHTTPURL } from '../../lib/formats.js'
 import { newID } from '../../lib/ids.js'
 import type { Sealer } from '../../lib/sealed.js'
-import { hashesEqual, hashSecret } from '../../lib/secrets.js'
+import { constantTimeEqual, hashSecret } from '../../lib/secrets.js'
 import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Database } from '../../storage/database.js'
 import type { ChatbotsTable } from '../../storage/schema.js'
@@ -182,7 +182,10 @@ export class ChatbotsService {
     secretKey: string | undefined,
   ): Promise<Chatbot> {
     const known = await this.cache.get(chatbotID)
-    const matches = hashesEqual(hashSecret(secretKey ?? ''), hashSecret(known?.secretKey ?? newSecretKey()))
+    const matches = constantTimeEqual(
+      hashSecret(secretKey ?? ''),
+      hashSecret(known?.secretKey ?? newSecretKey()),
+    )
     if (!known || !matches || !known.chatbot.active || known.chatbot.organizationID !== organizationID) {
       throw new AppError('invalidToken', SECRET_KEY_ERROR)
     }

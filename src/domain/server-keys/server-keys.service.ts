@@ -1,7 +1,7 @@
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { newID } from '../../lib/ids.js'
-import { hashesEqual, hashSecret, randomToken } from '../../lib/secrets.js'
+import { constantTimeEqual, hashSecret, randomToken } from '../../lib/secrets.js'
 import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Database } from '../../storage/database.js'
 import type { ServerKeysTable } from '../../storage/schema.js'
@@ -106,7 +106,7 @@ export class ServerKeysService {
     const decoded = decodeServerKey(header)
     if (!decoded) throw new ServerKeyError(header ? 'malformed' : 'missing')
     const row = await this.keys.get(decoded.serverKeyID)
-    const matches = hashesEqual(hashSecret(decoded.secret), row?.secret_hash ?? UNKNOWN_KEY_HASH)
+    const matches = constantTimeEqual(hashSecret(decoded.secret), row?.secret_hash ?? UNKNOWN_KEY_HASH)
     if (!row) throw new ServerKeyError('unknown key id')
     if (!matches) throw new ServerKeyError('wrong secret')
     if (row.revoked_at !== null) throw new ServerKeyError('revoked')

@@ -1,0 +1,62 @@
+import { useCallback, useEffect, useState } from 'react'
+import { Route, Router, Switch } from 'wouter'
+import { call, setCSRFToken, whenSignedOut } from './api'
+import { Shell } from './components/Shell'
+import { EmptyState } from './components/ui'
+import { InboxProvider } from './inbox'
+import { Inbox } from './pages/Inbox'
+import { Login } from './pages/Login'
+import { AgentsPage } from './settings/Agents'
+import { AuditLogPage } from './settings/AuditLog'
+import { ChatbotPage } from './settings/Chatbot'
+import { ChatbotsPage } from './settings/Chatbots'
+import { ServerKeysPage } from './settings/ServerKeys'
+import { TopicsPage } from './settings/Topics'
+import type { Agent, Session } from './types'
+import { WorkspaceProvider } from './workspace'
+
+/** The console: the login form until signed in, then the workspace. */
+export function App() {
+  // undefined: still asking whether a session cookie is there.
+  const [agent, setAgent] = useState<Agent | null>()
+  const signedOut = useCallback(() => setAgent(null), [])
+  useEffect(() => {
+    whenSignedOut(signedOut)
+    call<Session>('auth/get_session').then(
+      (session) => {
+        setCSRFToken(session.csrfToken)
+        setAgent(session.agentAccount)
+      },
+      () => setAgent(null),
+    )
+  }, [signedOut])
+  if (agent === undefined) return <div className="splash" aria-busy="true" />
+  if (agent === null) return <Login onSignedIn={(session) => setAgent(session.agentAccount)} />
+  return (
+    <Router base="/console">
+      <WorkspaceProvider agent={agent} onSignedOut={signedOut}>
+        <InboxProvider>
+          <Shell>
+            <Switch>
+              <Route path="/">{() => <Inbox />}</Route>
+              <Route path="/cases/:caseID">{(params) => <Inbox caseID={params.caseID} />}</Route>
+              {agent.role === 'admin' && <Route path="/settings/chatbots" component={ChatbotsPage} />}
+              {agent.role === 'admin' && (
+                <Route path="/settings/chatbots/:chatbotID">
+                  {(params) => <ChatbotPage chatbotID={params.chatbotID} />}
+                </Route>
+              )}
+              {agent.role === 'admin' && <Route path="/settings/server-keys" component={ServerKeysPage} />}
+              {agent.role === 'admin' && <Route path="/settings/topics" component={TopicsPage} />}
+              {agent.role === 'admin' && <Route path="/settings/agents" component={AgentsPage} />}
+              {agent.role === 'admin' && <Route path="/settings/audit-log" component={AuditLogPage} />}
+              <Route>
+                <EmptyState title="Nothing here">This page does not exist, or is for admins only.</EmptyState>
+              </Route>
+            </Switch>
+          </Shell>
+        </InboxProvider>
+      </WorkspaceProvider>
+    </Router>
+  )
+}

@@ -1,0 +1,52 @@
+/** A failed call: the envelope's status, code and message. */
+export class APIError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'APIError'
+  }
+}
+
+let csrfToken = ''
+let onSignedOut: () => void = () => {}
+
+/** The session's CSRF token, sent with every call (the cookie alone is not enough to change things). */
+export function setCSRFToken(token: string): void {
+  csrfToken = token
+}
+
+/** Called when a call finds the session gone (expired, signed out elsewhere). */
+export function whenSignedOut(handler: () => void): void {
+  onSignedOut = handler
+}
+
+/** POSTs to the agent API (`/api/agent/v1/<path>`) and answers the envelope's data. */
+export async function call<T>(path: string, body: object = {}): Promise<T> {
+  let response: Response
+  try {
+    response = await fetch(`/api/agent/v1/${path}`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
+      body: JSON.stringify(body),
+    })
+  } catch {
+    throw new APIError(0, 'network', 'Parley cannot be reached. Check your connection and try again.')
+  }
+  const envelope = (await response.json().catch(() => undefined)) as
+    | { status: number; error: { code: string; message: string }; data: T }
+    | undefined
+  if (!envelope) throw new APIError(response.status, String(response.status), response.statusText)
+  if (envelope.status !== 200) {
+    if (response.status === 401 && path !== 'auth/login') onSignedOut()
+    throw new APIError(envelope.status, envelope.error.code, envelope.error.message)
+  }
+  return envelope.data
+}
+
+/** A message to show for anything a call threw. */
+export const problem = (error: unknown): string =>
+  error instanceof Error ? error.message : 'Something went wrong'

@@ -1,0 +1,33 @@
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+
+/** "now", "4 min", "2 h 5 min", "3 d": how long since `since`. */
+export function duration(since: number, now: number): string {
+  const elapsed = Math.max(0, now - since)
+  if (elapsed < MINUTE) return 'now'
+  if (elapsed < HOUR) return `${Math.floor(elapsed / MINUTE)} min`
+  if (elapsed < DAY) {
+    const minutes = Math.floor((elapsed % HOUR) / MINUTE)
+    return `${Math.floor(elapsed / HOUR)} h${minutes ? ` ${minutes} min` : ''}`
+  }
+  return `${Math.floor(elapsed / DAY)} d`
+}
+
+const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+/** A time of day for today's moments, a date and time for older ones. */
+export function when(at: number, now = Date.now()): string {
+  return new Date(at).toDateString() === new Date(now).toDateString() ? time.format(at) : dateTime.format(at)
+}
+
+export const fullTime = (at: number): string => dateTime.format(at)
+
+/** How long a waiting visitor has waited, as a cue: fine, getting long, too long. */
+export function waitLevel(since: number, now: number): 'ok' | 'warn' | 'late' {
+  const elapsed = now - since
+  if (elapsed >= 15 * MINUTE) return 'late'
+  if (elapsed >= 5 * MINUTE) return 'warn'
+  return 'ok'
+}

@@ -1,0 +1,235 @@
+import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react'
+import { Link } from 'wouter'
+import { call } from '../api'
+import { EmptyState, ErrorNote } from '../components/ui'
+import { duration, fullTime, when } from '../format'
+import { useAction, useLoad, useNow } from '../hooks'
+import { useInbox } from '../inbox'
+import { useShortcut } from '../keyboard'
+import type { Case, CaseDetail, LiveEvent, Message } from '../types'
+import { useLiveEvents, useNames, useWorkspace } from '../workspace'
+import { Transcript } from './Transcript'
+import { TransferDialog } from './TransferDialog'
+
+const STATUS_LABEL: Record<Case['status'], string> = {
+  bot: 'With the chatbot',
+  queued: 'Waiting for an agent',
+  assigned: 'Assigned',
+  closed: 'Closed',
+}
+
+/** One case: who and what, the chatbot's summary, the conversation, and what the agent can do. */
+export function CaseView({ caseID, backTo }: { caseID: string; backTo: string }) {
+  const { me, liveEpoch } = useWorkspace()
+  const inbox = useInbox()
+  // Reloaded after a reconnection: messages of the gap were not sent to this page.
+  const detail = useLoad(() => call<CaseDetail>('case/get_by_id', { id: caseID }), [caseID, liveEpoch])
+  const [messages, setMessages] = useState<Message[]>([])
+  const [item, setItem] = useState<Case>()
+  useEffect(() => {
+    if (!detail.data) return
+    setMessages(detail.data.messages)
+    setItem(detail.data.case)
+  }, [detail.data])
+  const addMessage = useCallback((message: Message) => {
+    setMessages((list) => (list.some((m) => m.messageID === message.messageID) ? list : [...list, message]))
+  }, [])
+  const roomID = item?.roomID
+  useLiveEvents(
+    useCallback(
+      (event: LiveEvent) => {
+        if (event.eventName === 'chat/sendMessage' && event.data.roomID === roomID) addMessage(event.data)
+        if (event.eventName === 'case/update' && event.data.caseID === caseID) setItem(event.data)
+      },
+      [roomID, caseID, addMessage],
+    ),
+  )
+  /** After this agent's own change: the answer is the new state. */
+  const changed = (next: Case) => {
+    setItem(next)
+    inbox.update(next)
+  }
+
+  if (detail.error && !item) {
+    return (
+      <div className="case-view">
+        <Link href={backTo} className="btn ghost small back">
+          ← Cases
+        </Link>
+        <EmptyState title="This case cannot be shown">{detail.error}</EmptyState>
+      </div>
+    )
+  }
+  if (!item || !detail.data) return <div className="case-view" aria-busy="true" />
+  const mine = item.status === 'assigned' && item.agentAccountID === me.agentAccountID
+  const visitor = messages.find((m) => m.user.userID === item.userID)?.user.fullname || 'Visitor'
+  return (
+    <div className="case-view" data-status={item.status}>
+      <CaseHeader item={item} visitor={visitor} backTo={backTo} />
+      {detail.data.handoverSummary && (
+        <aside className="summary" aria-label="Chatbot's summary">
+          <span className="field-label">From the chatbot</span>
+          <p>{detail.data.handoverSummary}</p>
+        </aside>
+      )}
+      <Transcript messages={messages} visitorID={item.userID} />
+      {mine ? (
+        <Composer caseID={caseID} onSent={addMessage} onChanged={changed} item={item} />
+      ) : (
+        <CaseActions item={item} onChanged={changed} />
+      )}
+    </div>
+  )
+}
+
+function CaseHeader({ item, visitor, backTo }: { item: Case; visitor: string; backTo: string }) {
+  const names = useNames()
+  const now = useNow()
+  return (
+    <header className="case-header">
+      <Link href={backTo} className="btn ghost small back" aria-label="Back to cases">
+        ←
+      </Link>
+      <div className="case-title">
+        <h2>{visitor}</h2>
+        <p className="muted">
+          <span className="chip">{names.topic(item.topicID)}</span> · opened {when(item.created, now)} ·{' '}
+          <span title={fullTime(item.updated)}>
+            {STATUS_LABEL[item.status]}
+            {item.status === 'assigned' && ` to ${names.agent(item.agentAccountID)}`}
+            {item.status === 'queued' && ` for ${duration(item.updated, now)}`}
+            {item.status === 'closed' && item.closedBy && ` by the ${item.closedBy}`}
+          </span>
+        </p>
+      </div>
+      <span className={`status status-${item.status}`} data-testid="case-status">
+        {item.status}
+      </span>
+    </header>
+  )
+}
+
+/** What an agent can do with a case that is not theirs: take it from the queue, or (admins) more. */
+function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) => void }) {
+  const { me } = useWorkspace()
+  const { pending, error, run } = useAction()
+  const [transferring, setTransferring] = useState(false)
+  const take = useCallback(async () => {
+    const answer = await run(() => call<{ case: Case }>('case/take', { id: item.caseID }))
+    if (answer) onChanged(answer.case)
+  }, [item.caseID, onChanged, run])
+  useShortcut('t', item.status === 'queued' ? take : undefined)
+  const admin = me.role === 'admin'
+  if (item.status === 'closed' || item.status === 'bot') {
+    return (
+      <footer className="case-footer muted">
+        {item.status === 'closed' ? 'This case is closed.' : 'The chatbot is answering this case.'}
+      </footer>
+    )
+  }
+  return (
+    <footer className="case-footer">
+      <ErrorNote error={error} />
+      <div className="actions">
+        {item.status === 'queued' && (
+          <button type="button" className="btn primary" onClick={take} disabled={pending}>
+            Take case <kbd>t</kbd>
+          </button>
+        )}
+        {item.status === 'assigned' && <span className="muted">Another agent is on this case.</span>}
+        {admin && (
+          <button type="button" className="btn" onClick={() => setTransferring(true)}>
+            {item.status === 'queued' ? 'Assign…' : 'Reassign…'}
+          </button>
+        )}
+      </div>
+      <TransferDialog
+        item={item}
+        open={transferring}
+        onClose={() => setTransferring(false)}
+        onChanged={onChanged}
+      />
+    </footer>
+  )
+}
+
+/** Reply box of the agent holding the case, with transfer and close. */
+function Composer({
+  caseID,
+  item,
+  onSent,
+  onChanged,
+}: {
+  caseID: string
+  item: Case
+  onSent: (message: Message) => void
+  onChanged: (item: Case) => void
+}) {
+  const [text, setText] = useState('')
+  // One localID per reply, kept across retries so a resent reply is stored once.
+  const [localID, setLocalID] = useState(() => crypto.randomUUID())
+  const sending = useAction()
+  const closing = useAction()
+  const [transferring, setTransferring] = useState(false)
+  const field = useRef<HTMLTextAreaElement>(null)
+  useShortcut('r', () => field.current?.focus())
+  const send = async (event?: FormEvent) => {
+    event?.preventDefault()
+    const body = text.trim()
+    if (!body) return
+    const answer = await sending.run(() =>
+      call<{ message: Message }>('case/send_message', {
+        id: caseID,
+        localID,
+        messageType: 'text',
+        text: { body },
+      }),
+    )
+    if (!answer) return
+    onSent(answer.message)
+    setText('')
+    setLocalID(crypto.randomUUID())
+  }
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) void send(event)
+    if (event.key === 'Escape') field.current?.blur()
+  }
+  const close = async () => {
+    if (!window.confirm('Close this case? The visitor is told it is closed.')) return
+    const answer = await closing.run(() => call<{ case: Case }>('case/close', { id: caseID }))
+    if (answer) onChanged(answer.case)
+  }
+  return (
+    <footer className="case-footer">
+      <ErrorNote error={sending.error || closing.error} />
+      <form className="composer" onSubmit={send}>
+        <textarea
+          ref={field}
+          aria-label="Reply"
+          placeholder="Write a reply… (Enter sends, Shift+Enter for a new line)"
+          rows={2}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button type="submit" className="btn primary" disabled={sending.pending || !text.trim()}>
+          Send
+        </button>
+      </form>
+      <div className="actions">
+        <button type="button" className="btn" onClick={() => setTransferring(true)}>
+          Transfer…
+        </button>
+        <button type="button" className="btn danger" onClick={close} disabled={closing.pending}>
+          Close case
+        </button>
+      </div>
+      <TransferDialog
+        item={item}
+        open={transferring}
+        onClose={() => setTransferring(false)}
+        onChanged={onChanged}
+      />
+    </footer>
+  )
+}

@@ -1,0 +1,58 @@
+import { type FormEvent, useState } from 'react'
+import { call, setCSRFToken } from '../api'
+import { ErrorNote } from '../components/ui'
+import { useAction } from '../hooks'
+import type { Session } from '../types'
+
+/** Sign in with e-mail and password; the answer's cookie signs in the socket and every call. */
+export function Login({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
+  const { pending, error, run } = useAction()
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    const session = await run(() => call<Session>('auth/login', { email, password }))
+    if (!session) return
+    setCSRFToken(session.csrfToken)
+    onSignedIn(session)
+  }
+  return (
+    <main className="login">
+      <form className="card login-card" onSubmit={submit}>
+        <div className="brand big">
+          <span className="brand-mark" aria-hidden="true">
+            P
+          </span>
+          Parley
+        </div>
+        <p className="muted">Sign in to answer your customers.</p>
+        <label>
+          E-mail
+          <input
+            type="email"
+            autoComplete="username"
+            required
+            // biome-ignore lint/a11y/noAutofocus: signing in is all this page is for
+            autoFocus
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </label>
+        <label>
+          Password
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        <ErrorNote error={error} />
+        <button type="submit" className="btn primary wide" disabled={pending}>
+          {pending ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  )
+}
