@@ -155,6 +155,40 @@ describeEachDatabase('agents', (dialect) => {
     expect(malformed.json.error.code).toBe('40102')
   })
 
+  test('after a reload the console asks who is signed in: the cookie alone gets the session and its CSRF token', async () => {
+    await createAgent(org.organizationID, 'reload@example.com')
+    const { cookie, csrf, reply } = await signIn('reload@example.com')
+    const sessionCookie = cookie.split(';')[0] as string
+    const session = await server().post(`${A}/auth/get_session`, {}, { cookie: sessionCookie })
+    expect(session.status).toBe(200)
+    expect(session.json.data).toMatchObject({
+      csrfToken: csrf,
+      expiresAt: reply.json.data.expiresAt,
+      agentAccount: { email: 'reload@example.com', role: 'agent' },
+    })
+    // Only that read is spared the CSRF token; no session, no answer.
+    expect((await server().post(`${A}/agent/get_team`, {}, { cookie: sessionCookie })).status).toBe(403)
+    expect((await server().post(`${A}/auth/get_session`, {})).json.error.code).toBe('40101')
+    const ended = await server().post(`${A}/auth/get_session`, {}, { cookie: 'parley_agent=nope' })
+    expect(ended.json.error.code).toBe('40103')
+  })
+
+  test("the team to transfer to: the organization's topics and agents, without their addresses", async () => {
+    const me = await createAgent(org.organizationID, 'team-a@example.com')
+    await createAgent(other.organizationID, 'team-other@example.com')
+    const { token } = await signIn('team-a@example.com')
+    const team = (await asAgent(token)('/agent/get_team')).json.data
+    expect(team.topics).toContainEqual({ topicID: expect.any(Number), name: expect.any(String) })
+    expect(team.agents).toContainEqual({
+      agentAccountID: me.agentAccountID,
+      fullName: 'team-a',
+      status: 'offline',
+      topics: me.topics,
+    })
+    expect(JSON.stringify(team)).not.toContain('@')
+    expect(JSON.stringify(team)).not.toContain('team-other')
+  })
+
   test('20 agents racing to take one case: exactly one wins, the rest get 40901', async () => {
     const racers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => createAgent(org.organizationID, `racer${i}@example.com`)),

@@ -1,23 +1,13 @@
-import { spawn } from 'node:child_process'
-import type { AddressInfo } from 'node:net'
-import { createServer } from 'node:net'
-import { createInterface } from 'node:readline'
 import { expect, test } from 'vitest'
 import { useServer } from './support/app.js'
 import { openCase } from './support/cases.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
+import { startEchoBot } from './support/echo-bot.js'
+import { freePort } from './support/processes.js'
 import { connect } from './support/sockets.js'
 
 // The example chatbot end to end: Parley delivers (signed), the bot verifies and answers.
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 
 describeEachDatabase('examples/echo-bot', (dialect) => {
   const server = useServer(dialect, {}, { delivery: { autoStart: true, pollMs: 20 } })
@@ -30,21 +20,8 @@ describeEachDatabase('examples/echo-bot', (dialect) => {
       url: `http://127.0.0.1:${port}/`,
     })
     const webhookURL = `${server().url}/api/visitor/v1/webhook/chatbot/custom/${org.organizationID}/${chatbot.chatbotID}`
-    const bot = spawn(process.execPath, ['examples/echo-bot/index.mjs'], {
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        PARLEY_WEBHOOK_URL: webhookURL,
-        SECRET_KEY: chatbot.secretKey,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
+    const bot = await startEchoBot({ port, webhookURL, secretKey: chatbot.secretKey })
     try {
-      await new Promise<void>((resolve) =>
-        createInterface({ input: bot.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-          if (line.includes('listening')) resolve()
-        }),
-      )
       const visitor = await org.signIn('echo-visitor')
       const socket = await connect(server().url, visitor.accessToken)
       const opened = await openCase(visitor, 'hello there')
@@ -65,7 +42,7 @@ describeEachDatabase('examples/echo-bot', (dialect) => {
       expect(update.data.caseID).toBe(opened.caseID)
       await socket.close()
     } finally {
-      bot.kill()
+      bot.stop()
     }
   })
 })

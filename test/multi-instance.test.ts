@@ -1,11 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import type { AddressInfo } from 'node:net'
-import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { send } from './support/app.js'
 import { createTestDatabase, type TestDatabase } from './support/databases.js'
 import { validTicketRequest } from './support/fixtures.js'
-import { runCLI, runCLIJSON, type ServerProcess, startServerProcess } from './support/processes.js'
+import { freePort, runCLI, runCLIJSON, type ServerProcess, startServerProcess } from './support/processes.js'
 import { connect } from './support/sockets.js'
 
 // Several instances on one PostgreSQL and one Redis behave as one service. The Redis here is a
@@ -13,15 +11,6 @@ import { connect } from './support/sockets.js'
 
 const enabled = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL)
 if (!enabled) console.log('Multi-instance tests skipped: they need both DATABASE_URL and REDIS_URL.')
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /** Starts redis-server on `port` and resolves once it accepts connections. */
 async function startRedis(port: number): Promise<ChildProcess> {

@@ -51,7 +51,9 @@ export async function startServer(
     // Tests drive the delivery worker by hand unless they ask for it to run.
     delivery: { autoStart: false, ...extra.delivery },
   })
-  const url = await app.listen({ host: '127.0.0.1', port: 0 })
+  // A server that must know its own address (PUBLIC_URL) listens where it says.
+  const port = env.PUBLIC_URL ? Number(new URL(env.PUBLIC_URL).port) : 0
+  const url = await app.listen({ host: '127.0.0.1', port })
   const post = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const init: RequestInit = { method: 'POST', headers: { ...headers } }
     if (body !== undefined) {

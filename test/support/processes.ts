@@ -1,4 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { type AddressInfo, createServer } from 'node:net'
 import { createInterface } from 'node:readline'
 
 // Parley's own entry points run as users run them: the built CLI and server, in child processes.
@@ -67,4 +69,13 @@ export function startServerProcess(env: Record<string, string | undefined>): Pro
     })
     void exited.then((code) => reject(new Error(`server exited with ${code} before listening: ${stderr}`)))
   })
+}
+
+/** A loopback port free right now (for a process that must be told its port before it starts). */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }

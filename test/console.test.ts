@@ -1,0 +1,218 @@
+import { existsSync } from 'node:fs'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { AGENT_PASSWORD } from './support/agents.js'
+import { startServer, stopServer, type TestServer } from './support/app.js'
+import { hasChromium, LAPTOP, launchBrowser, PHONE, screenshot } from './support/browser.js'
+import { openCase } from './support/cases.js'
+import { createOrganization } from './support/clients.js'
+import { dialects } from './support/databases.js'
+import { startEchoBot } from './support/echo-bot.js'
+import { freePort } from './support/processes.js'
+import { connect, type TestSocket } from './support/sockets.js'
+
+// The console in a real browser, against a real Parley, a real echo bot and a real visitor
+// socket: the whole support flow from the admin's first chatbot to a closed case.
+
+if (!hasChromium)
+  console.log('Console browser tests skipped: no Chromium at /usr/bin/chromium (apt-get install chromium).')
+
+const WAIT = { timeout: 10_000 }
+
+for (const dialect of dialects) {
+  describe.skipIf(!hasChromium).sequential(`console in a browser [${dialect}]`, () => {
+    let server: TestServer
+    let browser: Browser
+    let laptop: BrowserContext
+    let page: Page
+    let org: Awaited<ReturnType<typeof createOrganization>>
+    const stops: (() => unknown)[] = []
+    const shot = (target: Page, name: string) => screenshot(target, dialect, name)
+    // Filled in as the flow goes.
+    const flow = { caseID: '', botPort: 0 }
+    let visitorSocket: TestSocket
+
+    beforeAll(async () => {
+      const port = await freePort()
+      // The console shows webhook URLs under PUBLIC_URL, so it must be this server's address.
+      server = await startServer(
+        dialect,
+        { PUBLIC_URL: `http://127.0.0.1:${port}` },
+        { delivery: { autoStart: true, pollMs: 20 } },
+      )
+      org = await createOrganization(server)
+      await server.app.services.agents.create(org.organizationID, {
+        email: 'ada@acme.test',
+        fullName: 'Ada Admin',
+        role: 'admin',
+        password: AGENT_PASSWORD,
+      })
+      browser = await launchBrowser()
+      laptop = await browser.newContext({ viewport: LAPTOP })
+      page = await laptop.newPage()
+      // "Close this case?" is answered yes.
+      page.on('dialog', (dialog) => void dialog.accept())
+    })
+    afterAll(async () => {
+      for (const stop of stops) await stop()
+      await visitorSocket?.close()
+      await browser?.close()
+      if (server) await stopServer(server)
+    })
+
+    test('the admin signs in', async () => {
+      await page.goto(`${server.url}/console/`)
+      await page.getByLabel('E-mail').fill('ada@acme.test')
+      await page.getByLabel('Password').fill(AGENT_PASSWORD)
+      await shot(page, 'login')
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.locator('[data-live="open"]').waitFor(WAIT)
+      await expect(page.getByRole('tab', { name: /Queue/ }).getAttribute('aria-selected')).resolves.toBe(
+        'true',
+      )
+      await page.getByText('No one is waiting').waitFor(WAIT)
+    })
+
+    test('creates a chatbot and sees its secret key and webhook URL', async () => {
+      flow.botPort = await freePort()
+      await page.getByRole('link', { name: 'Chatbots' }).click()
+      await page.getByLabel('Name').fill('Echo')
+      await page.getByLabel('URL').fill(`http://127.0.0.1:${flow.botPort}/`)
+      await page.getByRole('button', { name: /Create/ }).click()
+      await page.waitForURL(/\/console\/settings\/chatbots\/\d+$/, WAIT)
+      const chatbotID = page.url().split('/').at(-1) as string
+
+      const secret = page.getByTestId('Secret key')
+      await expect(secret.textContent()).resolves.not.toMatch(/whsec_/) // hidden until asked
+      await page.getByRole('button', { name: 'Show' }).click()
+      const secretKey = (await secret.textContent()) ?? ''
+      const webhookURL = (await page.getByTestId('Webhook URL').textContent()) ?? ''
+      await shot(page, 'chatbot-details')
+
+      const stored = await server.app.services.chatbots.show(chatbotID)
+      expect(secretKey).toMatch(/^whsec_/)
+      expect(secretKey).toBe(stored.secretKey)
+      expect(webhookURL).toBe(
+        `${server.url}/api/visitor/v1/webhook/chatbot/custom/${org.organizationID}/${chatbotID}`,
+      )
+      // The bot runs on what the admin copied from the page.
+      const bot = await startEchoBot({ port: flow.botPort, webhookURL, secretKey })
+      stops.push(bot.stop)
+    })
+
+    test('a case the bot hands over appears in the queue without a reload', async () => {
+      await page.getByRole('link', { name: /Inbox/ }).click()
+      await page.locator('[data-live="open"]').waitFor(WAIT)
+      // A mark on this page load: a reload would wipe it.
+      await page.evaluate('window.parleyTestMark = "same page"')
+
+      const visitor = await org.signIn('visitor-1')
+      visitorSocket = await connect(server.url, visitor.accessToken)
+      const opened = await openCase(visitor, 'Where is my order #1042?')
+      flow.caseID = opened.caseID
+      await visitorSocket.waitUntil(
+        (f) => f.eventName === 'chat/sendMessage' && f.data.user.userRole.code === 'chatbot',
+        WAIT.timeout,
+      )
+      await visitor.call('/api/visitor/v1/client/case/send_message', {
+        id: opened.caseID,
+        localID: 'ask-for-agent',
+        messageType: 'text',
+        text: { body: 'agent' },
+      })
+
+      const row = page.locator(`[data-testid="list-queue"] [data-case-id="${opened.caseID}"]`)
+      await row.waitFor(WAIT)
+      await expect(row.textContent()).resolves.toContain('Where is my order #1042?')
+      await expect(row.textContent()).resolves.toMatch(/waiting/)
+      // Still the same page load: the row came over the socket.
+      await expect(page.evaluate('window.parleyTestMark')).resolves.toBe('same page')
+      await shot(page, 'inbox-queue')
+    })
+
+    test('the agent takes the case and replies; the visitor receives the reply', async () => {
+      await page.locator(`[data-case-id="${flow.caseID}"]`).click()
+      await page.getByRole('button', { name: /Take case/ }).waitFor(WAIT)
+      // The chatbot's summary and the conversation so far are there.
+      await page.getByText('You said: Where is my order #1042?').waitFor(WAIT)
+      await page.keyboard.press('t') // the keyboard shortcut for "Take case"
+      await page.locator('[data-status="assigned"]').waitFor(WAIT)
+
+      const reply = 'Hi, this is Ada. Your order ships today.'
+      await page.getByLabel('Reply').fill(reply)
+      await page.getByLabel('Reply').press('Enter')
+      const received = await visitorSocket.waitUntil(
+        (f) => f.eventName === 'chat/sendMessage' && f.data.body === reply,
+        WAIT.timeout,
+      )
+      expect(received.data.user.userID).toMatch(/^agent:/)
+      await page.locator('.bubble-row.ours', { hasText: reply }).waitFor(WAIT)
+      await expect(page.getByLabel('Reply').inputValue()).resolves.toBe('')
+      await shot(page, 'case-reply')
+    })
+
+    test('the agent closes the case; the visitor sees case/update closed', async () => {
+      await page.getByRole('button', { name: 'Close case' }).click()
+      const update = await visitorSocket.waitUntil(
+        (f) => f.eventName === 'case/update' && f.data.status === 'closed',
+        WAIT.timeout,
+      )
+      expect(update.data).toMatchObject({ caseID: flow.caseID, closedBy: 'agent', isClosed: true })
+      await page.locator('[data-status="closed"]').waitFor(WAIT)
+      await page.getByRole('tab', { name: /Closed/ }).click()
+      await page.locator(`[data-testid="list-closed"] [data-case-id="${flow.caseID}"]`).waitFor(WAIT)
+      await shot(page, 'case-closed')
+    })
+
+    test('works in a phone-sized window', async () => {
+      const phone = await browser.newContext({ viewport: PHONE, storageState: await laptop.storageState() })
+      const small = await phone.newPage()
+      try {
+        await small.goto(`${server.url}/console/?tab=closed`)
+        const row = small.locator(`[data-case-id="${flow.caseID}"]`)
+        await row.waitFor(WAIT)
+        await expectNoSidewaysScroll(small)
+        await shot(small, 'phone-inbox')
+
+        // A case takes the whole screen, with a way back to the list.
+        await row.click()
+        await small.locator('[data-status="closed"]').waitFor(WAIT)
+        await expect(small.locator('.case-list-pane').isVisible()).resolves.toBe(false)
+        await expectNoSidewaysScroll(small)
+        await shot(small, 'phone-case')
+        await small.getByRole('link', { name: 'Back to cases' }).click()
+        await row.waitFor(WAIT)
+
+        await small.goto(`${server.url}/console/settings/chatbots`)
+        await small.getByRole('link', { name: 'Echo' }).waitFor(WAIT)
+        await expectNoSidewaysScroll(small)
+        await shot(small, 'phone-chatbots')
+      } finally {
+        await phone.close()
+      }
+    })
+
+    test('screenshots are kept as test artifacts', () => {
+      const dir = process.env.CONSOLE_SCREENSHOTS ?? `test-artifacts/console/${dialect}`
+      for (const name of [
+        'login',
+        'chatbot-details',
+        'inbox-queue',
+        'case-reply',
+        'case-closed',
+        'phone-inbox',
+        'phone-case',
+      ]) {
+        expect(existsSync(`${dir}/${name}.png`), name).toBe(true)
+      }
+    })
+  })
+}
+
+/** The page fits the window's width: nothing is cut off or needs scrolling sideways. */
+async function expectNoSidewaysScroll(page: Page) {
+  const [scrollWidth, innerWidth] = (await page.evaluate(
+    '[document.documentElement.scrollWidth, window.innerWidth]',
+  )) as [number, number]
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth)
+}
