@@ -13,7 +13,7 @@ import { ChatbotsPage } from './settings/Chatbots'
 import { ServerKeysPage } from './settings/ServerKeys'
 import { TopicsPage } from './settings/Topics'
 import type { Agent, Session } from './types'
-import { WorkspaceProvider } from './workspace'
+import { useWorkspace, WorkspaceProvider } from './workspace'
 
 /** The console: the login form until signed in, then the workspace. */
 export function App() {
@@ -37,26 +37,35 @@ export function App() {
       <WorkspaceProvider agent={agent} onSignedOut={signedOut}>
         <InboxProvider>
           <Shell>
-            <Switch>
-              <Route path="/">{() => <Inbox />}</Route>
-              <Route path="/cases/:caseID">{(params) => <Inbox caseID={params.caseID} />}</Route>
-              {agent.role === 'admin' && <Route path="/settings/chatbots" component={ChatbotsPage} />}
-              {agent.role === 'admin' && (
-                <Route path="/settings/chatbots/:chatbotID">
-                  {(params) => <ChatbotPage chatbotID={params.chatbotID} />}
-                </Route>
-              )}
-              {agent.role === 'admin' && <Route path="/settings/server-keys" component={ServerKeysPage} />}
-              {agent.role === 'admin' && <Route path="/settings/topics" component={TopicsPage} />}
-              {agent.role === 'admin' && <Route path="/settings/agents" component={AgentsPage} />}
-              {agent.role === 'admin' && <Route path="/settings/audit-log" component={AuditLogPage} />}
-              <Route>
-                <EmptyState title="Nothing here">This page does not exist, or is for admins only.</EmptyState>
-              </Route>
-            </Switch>
+            <Pages />
           </Shell>
         </InboxProvider>
       </WorkspaceProvider>
     </Router>
+  )
+}
+
+/** The pages of the signed-in agent; settings for admins (as they are now: a role can change). */
+function Pages() {
+  const { me } = useWorkspace()
+  const admin = me.role === 'admin'
+  return (
+    <Switch>
+      <Route path="/">{() => <Inbox />}</Route>
+      <Route path="/cases/:caseID">{(params) => <Inbox caseID={params.caseID} />}</Route>
+      {admin && <Route path="/settings/chatbots" component={ChatbotsPage} />}
+      {admin && (
+        <Route path="/settings/chatbots/:chatbotID">
+          {(params) => <ChatbotPage chatbotID={params.chatbotID} />}
+        </Route>
+      )}
+      {admin && <Route path="/settings/server-keys" component={ServerKeysPage} />}
+      {admin && <Route path="/settings/topics" component={TopicsPage} />}
+      {admin && <Route path="/settings/agents" component={AgentsPage} />}
+      {admin && <Route path="/settings/audit-log" component={AuditLogPage} />}
+      <Route>
+        <EmptyState title="Nothing here">This page does not exist, or is for admins only.</EmptyState>
+      </Route>
+    </Switch>
   )
 }

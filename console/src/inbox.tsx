@@ -98,6 +98,7 @@ function reduce(state: State, action: Action): State {
       return { ...state, unread: { ...state.unread, [item.caseID]: (state.unread[item.caseID] ?? 0) + 1 } }
     }
     case 'open':
+      if (state.openCaseID === action.caseID && !state.unread[action.caseID]) return state
       return { ...state, openCaseID: action.caseID, unread: { ...state.unread, [action.caseID]: 0 } }
   }
 }
@@ -172,15 +173,11 @@ export function InboxProvider({ children }: { children: ReactNode }) {
     })
     dispatch({ type: 'olderClosed', cases })
   }, [lastClosed])
+  const open = useCallback((caseID: string) => dispatch({ type: 'open', caseID }), [])
+  const update = useCallback((item: Case) => dispatch({ type: 'case', case: item, me: meID }), [meID])
   const value = useMemo<Inbox>(
-    () => ({
-      ...state,
-      reload,
-      loadOlderClosed,
-      open: (caseID) => dispatch({ type: 'open', caseID }),
-      update: (item) => dispatch({ type: 'case', case: item, me: meID }),
-    }),
-    [state, reload, loadOlderClosed, meID],
+    () => ({ ...state, reload, loadOlderClosed, open, update }),
+    [state, reload, loadOlderClosed, open, update],
   )
   return <InboxContext.Provider value={value}>{children}</InboxContext.Provider>
 }

@@ -10,7 +10,7 @@ const REVOKED = 4001
 
 /**
  * The console's `/connect` socket (the session cookie signs it in; the server checks the page's
- * origin). It reconnects until stopped; after each (re)connection `onState('open')` tells the
+ * origin). Once started it reconnects until stopped; after each (re)connection `onState('open')` tells the
  * views to reload what they show, since events of the gap are not replayed.
  */
 export class Live {
@@ -18,12 +18,16 @@ export class Live {
   private listeners = new Set<Listener>()
   private attempt = 0
   private timer: ReturnType<typeof setTimeout> | undefined
-  private stopped = false
+  private stopped = true
 
   constructor(
     private readonly onState: (state: LiveState) => void,
     private readonly onRevoked: () => void,
-  ) {
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return
+    this.stopped = false
     this.connect()
   }
 
@@ -36,6 +40,7 @@ export class Live {
     this.stopped = true
     clearTimeout(this.timer)
     this.socket?.close(1000)
+    this.socket = undefined
   }
 
   private connect(): void {
@@ -53,7 +58,8 @@ export class Live {
       for (const listener of this.listeners) listener(event)
     }
     socket.onclose = (close) => {
-      if (this.stopped) return
+      // A socket replaced or stopped meanwhile is no longer ours to reconnect.
+      if (this.stopped || this.socket !== socket) return
       if (close.code === REVOKED) return this.onRevoked()
       this.onState('offline')
       const wait = RETRY_MS[Math.min(this.attempt++, RETRY_MS.length - 1)]

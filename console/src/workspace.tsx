@@ -52,7 +52,10 @@ export function WorkspaceProvider({
         if (state === 'offline') void call('auth/get_session').catch(() => {})
       }, onSignedOut),
   )
-  useEffect(() => () => live.stop(), [live])
+  useEffect(() => {
+    live.start()
+    return () => live.stop()
+  }, [live])
   const team = useLoad(() => call<Team>('agent/get_team'), [])
   const value = useMemo<Workspace>(
     () => ({

@@ -38,8 +38,8 @@ export function ErrorNote({ error }: { error: string }) {
   )
 }
 
-/** A button that copies `value`, and says so for a moment. */
-export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+/** A button that copies `value` (named `what` for screen readers), and says so for a moment. */
+function CopyButton({ value, what }: { value: string; what: string }) {
   const [copied, setCopied] = useState(false)
   useEffect(() => {
     if (!copied) return
@@ -61,13 +61,8 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
     setCopied(true)
   }
   return (
-    <button
-      type="button"
-      className="btn small"
-      onClick={copy}
-      aria-label={`${label}: ${value.slice(0, 12)}…`}
-    >
-      {copied ? 'Copied' : label}
+    <button type="button" className="btn small" onClick={copy} aria-label={`Copy ${what}`}>
+      {copied ? 'Copied' : 'Copy'}
     </button>
   )
 }
@@ -93,7 +88,7 @@ export function CopyField({
             {shown ? 'Hide' : 'Show'}
           </button>
         )}
-        <CopyButton value={value} />
+        <CopyButton value={value} what={label} />
       </div>
     </div>
   )

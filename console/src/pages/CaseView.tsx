@@ -1,10 +1,10 @@
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react'
-import { Link } from 'wouter'
+import { Link, useLocation } from 'wouter'
 import { call } from '../api'
 import { EmptyState, ErrorNote } from '../components/ui'
 import { duration, fullTime, when } from '../format'
 import { useAction, useLoad, useNow } from '../hooks'
-import { useInbox } from '../inbox'
+import { tabOf, useInbox } from '../inbox'
 import { useShortcut } from '../keyboard'
 import type { Case, CaseDetail, LiveEvent, Message } from '../types'
 import { useLiveEvents, useNames, useWorkspace } from '../workspace'
@@ -44,10 +44,13 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
       [roomID, caseID, addMessage],
     ),
   )
-  /** After this agent's own change: the answer is the new state. */
+  const [, navigate] = useLocation()
+  /** After this agent's own change: the answer is the new state, and the list follows the case. */
   const changed = (next: Case) => {
     setItem(next)
     inbox.update(next)
+    const tab = tabOf(next, me.agentAccountID)
+    if (tab) navigate(`/cases/${next.caseID}?tab=${tab}`, { replace: true })
   }
 
   if (detail.error && !item) {

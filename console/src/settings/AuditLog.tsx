@@ -1,5 +1,113 @@
-import { PageHeader } from '../components/ui'
+import { useMemo, useSyncExternalStore } from 'react'
+import { call } from '../api'
+import { EmptyState, ErrorNote, PageHeader } from '../components/ui'
+import { fullTime, when } from '../format'
+import { useLoad } from '../hooks'
+import type { AuditEntry } from '../types'
+import { useWorkspace } from '../workspace'
 
+/** The audit log: every admin change (never a secret), newest first. */
 export function AuditLogPage() {
-  return <PageHeader title="AuditLog" />
+  const log = useLoad(() => call<{ entries: AuditEntry[] }>('admin/audit_log/list', { limit: 200 }), [])
+  const { team } = useWorkspace()
+  const names = useMemo(
+    () => new Map(team.agents.map((agent) => [agent.agentAccountID, agent.fullName])),
+    [team.agents],
+  )
+  const entries = log.data?.entries ?? []
+  // Phones have no room for a detail column: the detail goes under the action instead.
+  const narrow = useNarrow()
+  return (
+    <div className="page">
+      <PageHeader
+        title="Audit log"
+        subtitle="What admins changed, newest first (the latest 200)."
+        actions={
+          <button type="button" className="btn small" disabled={log.loading} onClick={log.reload}>
+            Refresh
+          </button>
+        }
+      />
+      <ErrorNote error={log.error} />
+      {log.data && entries.length === 0 ? (
+        <EmptyState title="Nothing yet">
+          Changes to chatbots, server keys, topics and agents are listed here.
+        </EmptyState>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Time</th>
+              <th>Who</th>
+              <th>Action</th>
+              {!narrow && <th>Detail</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.auditID}>
+                <td className="nowrap" title={fullTime(entry.created)}>
+                  {when(entry.created)}
+                </td>
+                <td>
+                  {names.get(entry.agentAccountID) ?? (
+                    <span className="mono wrap-anywhere">{entry.agentAccountID}</span>
+                  )}
+                </td>
+                <td>
+                  <span className="chip">{entry.action}</span>
+                  {narrow && (
+                    <div className="under">
+                      <Detail detail={entry.detail} />
+                    </div>
+                  )}
+                </td>
+                {!narrow && (
+                  <td>
+                    <Detail detail={entry.detail} />
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  )
+}
+
+const NARROW = '(max-width: 760px)'
+
+/** Whether the screen is as narrow as the stylesheet's phone layout. */
+function useNarrow(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const query = window.matchMedia(NARROW)
+      query.addEventListener('change', changed)
+      return () => query.removeEventListener('change', changed)
+    },
+    () => window.matchMedia(NARROW).matches,
+  )
+}
+
+const show = (value: unknown): string =>
+  typeof value === 'string'
+    ? value
+    : Array.isArray(value)
+      ? value.map(show).join(', ')
+      : JSON.stringify(value)
+
+/** An entry's details as compact `key: value` pairs. */
+function Detail({ detail }: { detail: Record<string, unknown> }) {
+  const pairs = Object.entries(detail)
+  if (pairs.length === 0) return <span className="muted">—</span>
+  return (
+    <dl className="detail-pairs mono">
+      {pairs.map(([key, value]) => (
+        <div key={key}>
+          <dt>{key}:</dt> <dd>{show(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  )
 }
