@@ -46,7 +46,10 @@ export async function consoleApp(fastify: FastifyInstance, options: { root?: str
     wildcard: false,
     // Vite names assets by content hash: they never change. The page itself is always revalidated.
     setHeaders: (reply, path) => {
-      reply.header('cache-control', path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable')
+      reply.header(
+        'cache-control',
+        path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+      )
     },
   })
   const page = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html')
