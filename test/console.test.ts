@@ -27,10 +27,15 @@ for (const dialect of dialects) {
     let page: Page
     let org: Awaited<ReturnType<typeof createOrganization>>
     const stops: (() => unknown)[] = []
-    const shot = (target: Page, name: string) => screenshot(target, dialect, name)
     // Filled in as the flow goes.
     const flow = { caseID: '', botPort: 0 }
     let visitorSocket: TestSocket
+    let visitor: Awaited<ReturnType<typeof org.signIn>>
+    const taken = new Set<string>()
+    const shot = async (target: Page, name: string) => {
+      await screenshot(target, dialect, name)
+      taken.add(name)
+    }
 
     beforeAll(async () => {
       const port = await freePort()
@@ -106,7 +111,7 @@ for (const dialect of dialects) {
       // A mark on this page load: a reload would wipe it.
       await page.evaluate('window.parleyTestMark = "same page"')
 
-      const visitor = await org.signIn('visitor-1')
+      visitor = await org.signIn('visitor-1')
       visitorSocket = await connect(server.url, visitor.accessToken)
       const opened = await openCase(visitor, 'Where is my order #1042?')
       flow.caseID = opened.caseID
@@ -147,8 +152,36 @@ for (const dialect of dialects) {
       )
       expect(received.data.user.userID).toMatch(/^agent:/)
       await page.locator('.bubble-row.ours', { hasText: reply }).waitFor(WAIT)
-      await expect(page.getByLabel('Reply').inputValue()).resolves.toBe('')
+      // Once the send is answered, the box is empty for the next reply.
+      await page.waitForFunction('document.querySelector("textarea").value === ""', undefined, WAIT)
+
+      // The visitor's answer shows up in the open case by itself.
+      await visitor.call('/api/visitor/v1/client/case/send_message', {
+        id: flow.caseID,
+        localID: 'thanks',
+        messageType: 'text',
+        text: { body: 'Great, thank you!' },
+      })
+      await page.locator('.bubble-row.visitor', { hasText: 'Great, thank you!' }).waitFor(WAIT)
       await shot(page, 'case-reply')
+    })
+
+    test('a message in a case that is not open is marked unread until opened', async () => {
+      await page.getByRole('link', { name: /Inbox/ }).click()
+      const row = page.locator(`[data-testid="list-mine"] [data-case-id="${flow.caseID}"]`)
+      await row.waitFor(WAIT)
+      await visitor.call('/api/visitor/v1/client/case/send_message', {
+        id: flow.caseID,
+        localID: 'one-more',
+        messageType: 'text',
+        text: { body: 'One more thing…' },
+      })
+      await row.locator('.count', { hasText: '1' }).waitFor(WAIT)
+      await expect(page.title()).resolves.toBe('(1) Parley console')
+      await row.click()
+      await page.locator('.bubble-row.visitor', { hasText: 'One more thing…' }).waitFor(WAIT)
+      await expect(row.locator('.count').count()).resolves.toBe(0)
+      await expect(page.title()).resolves.toBe('Parley console')
     })
 
     test('the agent closes the case; the visitor sees case/update closed', async () => {
@@ -192,9 +225,9 @@ for (const dialect of dialects) {
       }
     })
 
-    test('screenshots are kept as test artifacts', () => {
+    test('screenshots of this run are kept as test artifacts', () => {
       const dir = process.env.CONSOLE_SCREENSHOTS ?? `test-artifacts/console/${dialect}`
-      for (const name of [
+      const names = [
         'login',
         'chatbot-details',
         'inbox-queue',
@@ -202,7 +235,9 @@ for (const dialect of dialects) {
         'case-closed',
         'phone-inbox',
         'phone-case',
-      ]) {
+      ]
+      for (const name of names) {
+        expect(taken.has(name), name).toBe(true)
         expect(existsSync(`${dir}/${name}.png`), name).toBe(true)
       }
     })

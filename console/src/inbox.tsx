@@ -1,6 +1,15 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useReducer } from 'react'
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+} from 'react'
 import { call } from './api'
-import type { Case, LiveEvent, Message } from './types'
+import type { Agent, Case, LiveEvent, Message } from './types'
 import { useLiveEvents, useWorkspace } from './workspace'
 
 export type Tab = 'queue' | 'mine' | 'closed'
@@ -9,101 +18,162 @@ export const TABS: { tab: Tab; label: string }[] = [
   { tab: 'mine', label: 'Mine' },
   { tab: 'closed', label: 'Closed' },
 ]
+export const isTab = (value: string | null): value is Tab => TABS.some(({ tab }) => tab === value)
 
 /** What each tab asks the agent API for. */
-const QUERIES: Record<Tab, object> = {
+const QUERIES: Record<Tab, { status: string; mine?: boolean; limit: number }> = {
   queue: { status: 'queued', limit: 100 },
   mine: { status: 'assigned', mine: true, limit: 100 },
   closed: { status: 'closed', limit: 30 },
 }
+const SYSTEM_MESSAGE = 9001
 
-interface State {
+/** Who the lists are for: the queue is the agent's topics' (those are the cases they hear of). */
+type Viewer = Pick<Agent, 'agentAccountID' | 'topics'>
+
+export interface State {
   loaded: boolean
   error: string
   lists: Record<Tab, Case[]>
-  /** Whether the closed list has older cases to page in. */
+  /** The last case of the last closed page the server gave: where the next page starts. */
+  closedCursor: Case | undefined
   moreClosed: boolean
-  /** Messages (or, for the queue, arrivals) not yet seen, per caseID. */
+  /** Messages (or, for the queue, arrivals) not yet seen, per caseID of the queue and mine. */
   unread: Record<string, number>
   openCaseID: string
+  /** The load in flight, and the case events received since it started (applied on top of it). */
+  loading: number
+  sinceLoad: Case[]
 }
 
-type Action =
-  | { type: 'loaded'; lists: Record<Tab, Case[]> }
-  | { type: 'failed'; error: string }
+export type Action =
+  | { type: 'loading'; load: number }
+  | { type: 'loaded'; load: number; lists: Record<Tab, Case[]>; viewer: Viewer }
+  | { type: 'failed'; load: number; error: string }
   | { type: 'olderClosed'; cases: Case[] }
-  | { type: 'case'; case: Case; me: string }
-  | { type: 'message'; message: Message; me: string }
+  | { type: 'case'; case: Case; viewer: Viewer }
+  | { type: 'message'; message: Message; viewer: Viewer; hidden: boolean }
   | { type: 'open'; caseID: string }
 
-/** The tab a case belongs in for agent `me`, if any (others' assigned cases are in none). */
-export function tabOf(item: Case, me: string): Tab | undefined {
-  if (item.status === 'queued') return 'queue'
-  if (item.status === 'assigned' && item.agentAccountID === me) return 'mine'
+/** The tab a case belongs in for `viewer`, if any (others' assigned cases are in none). */
+export function tabOf(item: Case, viewer: Viewer): Tab | undefined {
+  if (item.status === 'queued') return viewer.topics.includes(item.topicID) ? 'queue' : undefined
+  if (item.status === 'assigned' && item.agentAccountID === viewer.agentAccountID) return 'mine'
   if (item.status === 'closed') return 'closed'
   return undefined
 }
 
-// The queue serves whoever waited longest first; the others show the newest first (as paged).
+const newestFirst = (a: Case, b: Case) =>
+  b.created - a.created || (a.caseID < b.caseID ? 1 : a.caseID > b.caseID ? -1 : 0)
+// The queue serves whoever waited longest first; the others show the newest first, as the server pages.
 const ORDER: Record<Tab, (a: Case, b: Case) => number> = {
   queue: (a, b) => a.updated - b.updated,
-  mine: (a, b) => b.created - a.created || a.caseID.localeCompare(b.caseID),
-  closed: (a, b) => b.created - a.created || a.caseID.localeCompare(b.caseID),
+  mine: newestFirst,
+  closed: newestFirst,
 }
 
-const PAGE = QUERIES.closed as { limit: number }
+const withoutKeys = (record: Record<string, number>, keep: (caseID: string) => boolean) =>
+  Object.fromEntries(Object.entries(record).filter(([caseID]) => keep(caseID)))
 
-function place(state: State, item: Case, me: string): State {
-  const target = tabOf(item, me)
+/** Puts a case where it now belongs (unless what the lists have is newer). */
+function place(state: State, item: Case, viewer: Viewer): State {
+  const known = [...state.lists.queue, ...state.lists.mine, ...state.lists.closed].find(
+    (other) => other.caseID === item.caseID,
+  )
+  if (known && known.updated > item.updated) return state
+  const target = tabOf(item, viewer)
   const lists = { ...state.lists }
-  let isNew = false
-  for (const tab of Object.keys(lists) as Tab[]) {
+  for (const tab of TABS.map(({ tab }) => tab)) {
     const without = lists[tab].filter((other) => other.caseID !== item.caseID)
-    if (tab === target) isNew = without.length === lists[tab].length
     lists[tab] = tab === target ? [...without, item].sort(ORDER[tab]) : without
   }
-  // A case arriving in the queue or in my hands is news until opened.
-  const arrived = isNew && target !== 'closed' && item.caseID !== state.openCaseID
-  const unread = arrived
-    ? { ...state.unread, [item.caseID]: Math.max(1, state.unread[item.caseID] ?? 0) }
-    : state.unread
+  // A case arriving in the queue or in my hands is news until opened; a case gone from both is not.
+  const open = target === 'queue' || target === 'mine'
+  const arrived = open && !known && item.caseID !== state.openCaseID
+  const unread = open
+    ? arrived
+      ? { ...state.unread, [item.caseID]: Math.max(1, state.unread[item.caseID] ?? 0) }
+      : state.unread
+    : withoutKeys(state.unread, (caseID) => caseID !== item.caseID)
   return { ...state, lists, unread }
 }
 
-function reduce(state: State, action: Action): State {
+export const EMPTY: State = {
+  loaded: false,
+  error: '',
+  lists: { queue: [], mine: [], closed: [] },
+  closedCursor: undefined,
+  moreClosed: false,
+  unread: {},
+  openCaseID: '',
+  loading: 0,
+  sinceLoad: [],
+}
+
+/** How the lists change (exported for its tests). */
+export function reduce(state: State, action: Action): State {
   switch (action.type) {
-    case 'loaded':
-      return {
+    case 'loading':
+      return { ...state, loading: action.load, sinceLoad: [] }
+    case 'loaded': {
+      if (action.load !== state.loading) return state // an older load answering late
+      const { lists } = action
+      const queue = lists.queue.filter((item) => tabOf(item, action.viewer) === 'queue').sort(ORDER.queue)
+      const open = new Set([...queue, ...lists.mine].map((item) => item.caseID))
+      const loaded: State = {
         ...state,
         loaded: true,
         error: '',
-        lists: action.lists,
-        moreClosed: action.lists.closed.length >= PAGE.limit,
+        lists: { ...lists, queue },
+        closedCursor: lists.closed.at(-1),
+        moreClosed: lists.closed.length >= QUERIES.closed.limit,
+        unread: withoutKeys(state.unread, (caseID) => open.has(caseID)),
+        loading: 0,
+        sinceLoad: [],
       }
+      // Events the answer may predate go on top of it.
+      return state.sinceLoad.reduce((next, item) => place(next, item, action.viewer), loaded)
+    }
     case 'failed':
-      return { ...state, loaded: true, error: action.error }
-    case 'olderClosed':
+      return action.load === state.loading
+        ? { ...state, loaded: true, error: action.error, loading: 0 }
+        : state
+    case 'olderClosed': {
+      const have = new Set(state.lists.closed.map((item) => item.caseID))
       return {
         ...state,
-        lists: { ...state.lists, closed: [...state.lists.closed, ...action.cases] },
-        moreClosed: action.cases.length >= PAGE.limit,
+        lists: {
+          ...state.lists,
+          closed: [...state.lists.closed, ...action.cases.filter((c) => !have.has(c.caseID))],
+        },
+        closedCursor: action.cases.at(-1) ?? state.closedCursor,
+        moreClosed: action.cases.length >= QUERIES.closed.limit,
       }
-    case 'case':
-      return place(state, action.case, action.me)
+    }
+    case 'case': {
+      const next = place(state, action.case, action.viewer)
+      return state.loading ? { ...next, sinceLoad: [...next.sinceLoad, action.case] } : next
+    }
     case 'message': {
-      const { message, me } = action
-      const all = [...state.lists.queue, ...state.lists.mine]
-      const item = all.find((candidate) => candidate.roomID === message.roomID)
-      if (!item || item.caseID === state.openCaseID || message.user.userID === `agent:${me}`) return state
+      const { message, viewer, hidden } = action
+      if (message.type === SYSTEM_MESSAGE || message.user.userID === `agent:${viewer.agentAccountID}`)
+        return state
+      const item = [...state.lists.queue, ...state.lists.mine].find((c) => c.roomID === message.roomID)
+      // The open case counts too while the console is in a background tab.
+      if (!item || (item.caseID === state.openCaseID && !hidden)) return state
       return { ...state, unread: { ...state.unread, [item.caseID]: (state.unread[item.caseID] ?? 0) + 1 } }
     }
     case 'open':
       if (state.openCaseID === action.caseID && !state.unread[action.caseID]) return state
-      return { ...state, openCaseID: action.caseID, unread: { ...state.unread, [action.caseID]: 0 } }
+      return {
+        ...state,
+        openCaseID: action.caseID,
+        unread: withoutKeys(state.unread, (caseID) => caseID !== action.caseID),
+      }
   }
 }
 
-interface Inbox extends State {
+interface Inbox extends Omit<State, 'loading' | 'sinceLoad' | 'closedCursor'> {
   reload: () => Promise<void>
   loadOlderClosed: () => Promise<void>
   open: (caseID: string) => void
@@ -122,33 +192,30 @@ export function useInbox(): Inbox {
 /** The agent's three lists, kept current by `case/update` and `chat/sendMessage` events. */
 export function InboxProvider({ children }: { children: ReactNode }) {
   const { me, liveEpoch } = useWorkspace()
-  const meID = me.agentAccountID
-  const [state, dispatch] = useReducer(reduce, {
-    loaded: false,
-    error: '',
-    lists: { queue: [], mine: [], closed: [] },
-    moreClosed: false,
-    unread: {},
-    openCaseID: '',
-  })
+  const viewer = useMemo<Viewer>(
+    () => ({ agentAccountID: me.agentAccountID, topics: me.topics }),
+    [me.agentAccountID, me.topics],
+  )
+  const [state, dispatch] = useReducer(reduce, EMPTY)
+  const loads = useRef(0)
   const reload = useCallback(async () => {
+    const load = ++loads.current
+    dispatch({ type: 'loading', load })
     try {
       const [queue, mine, closed] = await Promise.all(
         TABS.map(({ tab }) => call<{ cases: Case[] }>('case/get_list', QUERIES[tab])),
       )
       dispatch({
         type: 'loaded',
-        lists: {
-          queue: (queue?.cases ?? []).sort(ORDER.queue),
-          mine: mine?.cases ?? [],
-          closed: closed?.cases ?? [],
-        },
+        load,
+        viewer,
+        lists: { queue: queue?.cases ?? [], mine: mine?.cases ?? [], closed: closed?.cases ?? [] },
       })
     } catch (error) {
-      dispatch({ type: 'failed', error: error instanceof Error ? error.message : String(error) })
+      dispatch({ type: 'failed', load, error: error instanceof Error ? error.message : String(error) })
     }
-  }, [])
-  // On mount and after every reconnection (the epoch starts at 0 and is 1 once connected).
+  }, [viewer])
+  // On mount, after every reconnection (events of the gap are lost), and when my topics change.
   // biome-ignore lint/correctness/useExhaustiveDependencies: liveEpoch is the trigger
   useEffect(() => {
     void reload()
@@ -156,25 +223,25 @@ export function InboxProvider({ children }: { children: ReactNode }) {
   useLiveEvents(
     useCallback(
       (event: LiveEvent) => {
-        if (event.eventName === 'case/update') dispatch({ type: 'case', case: event.data, me: meID })
+        if (event.eventName === 'case/update') dispatch({ type: 'case', case: event.data, viewer })
         if (event.eventName === 'chat/sendMessage')
-          dispatch({ type: 'message', message: event.data, me: meID })
+          dispatch({ type: 'message', message: event.data, viewer, hidden: document.hidden })
       },
-      [meID],
+      [viewer],
     ),
   )
-  const lastClosed = state.lists.closed.at(-1)
+  const { closedCursor } = state
   const loadOlderClosed = useCallback(async () => {
-    if (!lastClosed) return
+    if (!closedCursor) return
     const { cases } = await call<{ cases: Case[] }>('case/get_list', {
       ...QUERIES.closed,
-      before: lastClosed.created,
-      beforeCaseID: lastClosed.caseID,
+      before: closedCursor.created,
+      beforeCaseID: closedCursor.caseID,
     })
     dispatch({ type: 'olderClosed', cases })
-  }, [lastClosed])
+  }, [closedCursor])
   const open = useCallback((caseID: string) => dispatch({ type: 'open', caseID }), [])
-  const update = useCallback((item: Case) => dispatch({ type: 'case', case: item, me: meID }), [meID])
+  const update = useCallback((item: Case) => dispatch({ type: 'case', case: item, viewer }), [viewer])
   const value = useMemo<Inbox>(
     () => ({ ...state, reload, loadOlderClosed, open, update }),
     [state, reload, loadOlderClosed, open, update],

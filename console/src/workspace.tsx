@@ -56,7 +56,8 @@ export function WorkspaceProvider({
     live.start()
     return () => live.stop()
   }, [live])
-  const team = useLoad(() => call<Team>('agent/get_team'), [])
+  // Colleagues' statuses and new topics come with each (re)connection, and whenever a view asks.
+  const team = useLoad(() => call<Team>('agent/get_team'), [liveEpoch])
   const value = useMemo<Workspace>(
     () => ({
       me,

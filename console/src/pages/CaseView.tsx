@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react'
+import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { call } from '../api'
 import { EmptyState, ErrorNote } from '../components/ui'
@@ -24,32 +24,42 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
   const inbox = useInbox()
   // Reloaded after a reconnection: messages of the gap were not sent to this page.
   const detail = useLoad(() => call<CaseDetail>('case/get_by_id', { id: caseID }), [caseID, liveEpoch])
+  // What the socket tells counts as much as what a load answers, also while the load is under
+  // way (its answer may be older): messages merge by ID, and the newest state of the case wins.
   const [messages, setMessages] = useState<Message[]>([])
   const [item, setItem] = useState<Case>()
+  const addMessages = useCallback((more: Message[]) => setMessages((list) => merged(list, more)), [])
+  const newer = useCallback(
+    (next: Case) => setItem((known) => (known && known.updated > next.updated ? known : next)),
+    [],
+  )
   useEffect(() => {
     if (!detail.data) return
-    setMessages(detail.data.messages)
-    setItem(detail.data.case)
-  }, [detail.data])
-  const addMessage = useCallback((message: Message) => {
-    setMessages((list) => (list.some((m) => m.messageID === message.messageID) ? list : [...list, message]))
-  }, [])
+    addMessages(detail.data.messages)
+    newer(detail.data.case)
+  }, [detail.data, addMessages, newer])
   const roomID = item?.roomID
   useLiveEvents(
     useCallback(
       (event: LiveEvent) => {
-        if (event.eventName === 'chat/sendMessage' && event.data.roomID === roomID) addMessage(event.data)
-        if (event.eventName === 'case/update' && event.data.caseID === caseID) setItem(event.data)
+        // Until the case is loaded its room is unknown: keep every message, and show its room's.
+        if (event.eventName === 'chat/sendMessage' && (!roomID || event.data.roomID === roomID))
+          addMessages([event.data])
+        if (event.eventName === 'case/update' && event.data.caseID === caseID) newer(event.data)
       },
-      [roomID, caseID, addMessage],
+      [roomID, caseID, addMessages, newer],
     ),
   )
+  const shown = useMemo(() => messages.filter((message) => message.roomID === roomID), [messages, roomID])
   const [, navigate] = useLocation()
+  // After taking a case the reply box has the focus: answering is what comes next.
+  const [focusReply, setFocusReply] = useState(false)
   /** After this agent's own change: the answer is the new state, and the list follows the case. */
   const changed = (next: Case) => {
-    setItem(next)
+    newer(next)
     inbox.update(next)
-    const tab = tabOf(next, me.agentAccountID)
+    setFocusReply(next.status === 'assigned' && next.agentAccountID === me.agentAccountID)
+    const tab = tabOf(next, me)
     if (tab) navigate(`/cases/${next.caseID}?tab=${tab}`, { replace: true })
   }
 
@@ -65,7 +75,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
   }
   if (!item || !detail.data) return <div className="case-view" aria-busy="true" />
   const mine = item.status === 'assigned' && item.agentAccountID === me.agentAccountID
-  const visitor = messages.find((m) => m.user.userID === item.userID)?.user.fullname || 'Visitor'
+  const visitor = shown.find((m) => m.user.userID === item.userID)?.user.fullname || 'Visitor'
   return (
     <div className="case-view" data-status={item.status}>
       <CaseHeader item={item} visitor={visitor} backTo={backTo} />
@@ -75,9 +85,15 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
           <p>{detail.data.handoverSummary}</p>
         </aside>
       )}
-      <Transcript messages={messages} visitorID={item.userID} />
+      <Transcript messages={shown} visitorID={item.userID} />
       {mine ? (
-        <Composer caseID={caseID} onSent={addMessage} onChanged={changed} item={item} />
+        <Composer
+          caseID={caseID}
+          onSent={(message) => addMessages([message])}
+          onChanged={changed}
+          item={item}
+          focus={focusReply}
+        />
       ) : (
         <CaseActions item={item} onChanged={changed} />
       )}
@@ -162,24 +178,31 @@ function Composer({
   item,
   onSent,
   onChanged,
+  focus,
 }: {
   caseID: string
   item: Case
   onSent: (message: Message) => void
   onChanged: (item: Case) => void
+  focus: boolean
 }) {
   const [text, setText] = useState('')
-  // One localID per reply, kept across retries so a resent reply is stored once.
+  // One localID per reply text: sending it again after a failure stores it once; an edited
+  // reply is a new one.
   const [localID, setLocalID] = useState(() => crypto.randomUUID())
   const sending = useAction()
   const closing = useAction()
   const [transferring, setTransferring] = useState(false)
   const field = useRef<HTMLTextAreaElement>(null)
   useShortcut('r', () => field.current?.focus())
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only as the box appears
+  useEffect(() => {
+    if (focus) field.current?.focus()
+  }, [])
   const send = async (event?: FormEvent) => {
     event?.preventDefault()
     const body = text.trim()
-    if (!body) return
+    if (!body || sending.pending) return
     const answer = await sending.run(() =>
       call<{ message: Message }>('case/send_message', {
         id: caseID,
@@ -212,7 +235,10 @@ function Composer({
           placeholder="Write a reply… (Enter sends, Shift+Enter for a new line)"
           rows={2}
           value={text}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value)
+            setLocalID(crypto.randomUUID())
+          }}
           onKeyDown={onKeyDown}
         />
         <button type="submit" className="btn primary" disabled={sending.pending || !text.trim()}>
@@ -235,4 +261,11 @@ function Composer({
       />
     </footer>
   )
+}
+
+/** `list` with `more` added (a message known twice is kept once, in its latest form), oldest first. */
+function merged(list: Message[], more: Message[]): Message[] {
+  const byID = new Map(list.map((message) => [message.messageID, message]))
+  for (const message of more) byID.set(message.messageID, message)
+  return [...byID.values()].sort((a, b) => a.created - b.created)
 }

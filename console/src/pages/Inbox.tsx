@@ -3,7 +3,7 @@ import { Link, useLocation, useSearchParams } from 'wouter'
 import { EmptyState, ErrorNote } from '../components/ui'
 import { duration, waitLevel, when } from '../format'
 import { useNow } from '../hooks'
-import { TABS, type Tab, tabOf, useInbox } from '../inbox'
+import { isTab, TABS, type Tab, tabOf, useInbox } from '../inbox'
 import { isTyping } from '../keyboard'
 import type { Case } from '../types'
 import { useNames, useWorkspace } from '../workspace'
@@ -25,26 +25,29 @@ export function Inbox({ caseID }: { caseID?: string }) {
     (c) => c.caseID === caseID,
   )
   // The tab: as chosen, else the open case's, else the queue when someone waits, else mine.
-  const chosen = search.get('tab') as Tab | null
+  const chosen = search.get('tab')
   const tab: Tab =
-    chosen ??
-    (openCase && tabOf(openCase, me.agentAccountID)) ??
+    (isTab(chosen) ? chosen : undefined) ??
+    (openCase && tabOf(openCase, me)) ??
     (inbox.lists.queue.length > 0 || inbox.lists.mine.length === 0 ? 'queue' : 'mine')
   const cases = inbox.lists[tab]
   const { open } = inbox
-  useEffect(() => open(caseID ?? ''), [caseID, open])
+  useEffect(() => {
+    open(caseID ?? '')
+    return () => open('')
+  }, [caseID, open])
 
-  // j/k (or arrows) walk the list, 1/2/3 switch tabs.
+  // j/k walk the list (replacing the history entry: Back leaves the inbox), 1/2/3 switch tabs.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (isTyping(event) || event.metaKey || event.ctrlKey || event.altKey) return
       const index = cases.findIndex((item) => item.caseID === caseID)
-      const step = { j: 1, ArrowDown: 1, k: -1, ArrowUp: -1 }[event.key]
+      const step = { j: 1, k: -1 }[event.key]
       if (step) {
         const next = cases[Math.min(cases.length - 1, Math.max(0, index + step))]
         if (next) {
           event.preventDefault()
-          navigate(`/cases/${next.caseID}?tab=${tab}`)
+          navigate(`/cases/${next.caseID}?tab=${tab}`, { replace: true })
         }
       }
       const tabKey = TABS[Number(event.key) - 1]

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 import { call } from '../api'
 import { Dialog, ErrorNote, StatusDot } from '../components/ui'
 import { useAction } from '../hooks'
@@ -20,8 +20,12 @@ export function TransferDialog({
   onClose: () => void
   onChanged: (item: Case) => void
 }) {
-  const { me, team } = useWorkspace()
+  const { me, team, reloadTeam } = useWorkspace()
   const [target, setTarget] = useState('')
+  // Who is online now, not when the console was opened.
+  useEffect(() => {
+    if (open) void reloadTeam()
+  }, [open, reloadTeam])
   const { pending, error, run } = useAction()
   // Holders transfer; an admin assigns a case that is not theirs.
   const assigning = item.agentAccountID !== me.agentAccountID

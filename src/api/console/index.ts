@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../errors/app-error.js'
 
 /** Where `npm run build` (run at install time) puts the console: the same path from src/ and dist/. */
 export const CONSOLE_DIR = fileURLToPath(new URL('../../../dist/console/', import.meta.url))
 const PREFIX = '/console/'
+/** The app's own paths are words and IDs; a last segment with an extension names a file. */
+const LOOKS_LIKE_A_FILE = /\/[^/]+\.[a-z0-9]+$/i
 
 /**
  * The console can only reach this origin: the agent API and /connect, nothing else (a message's
@@ -52,6 +54,10 @@ export async function consoleApp(fastify: FastifyInstance, options: { root?: str
       )
     },
   })
-  const page = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html')
-  fastify.get(`${PREFIX}*`, { schema: { hide: true } }, (_request, reply) => page(reply))
+  fastify.get(`${PREFIX}*`, { schema: { hide: true } }, async (request, reply) => {
+    // A missing file (an asset of an older build, say) is a 404, not the page in its place.
+    if (LOOKS_LIKE_A_FILE.test(request.url.split('?')[0] as string))
+      throw new AppError('notFound', 'No such file')
+    return reply.header('cache-control', 'no-cache').sendFile('index.html')
+  })
 }

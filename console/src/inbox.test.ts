@@ -1,0 +1,138 @@
+import { describe, expect, test } from 'vitest'
+import { type Action, EMPTY, reduce, type State } from './inbox'
+import type { Case, Message } from './types'
+
+// The inbox's lists as events and loads arrive in every order.
+
+const viewer = { agentAccountID: 'me', topics: [1] }
+const other = 'colleague'
+let clock = 1000
+
+function aCase(caseID: string, changes: Partial<Case> = {}): Case {
+  return {
+    caseID,
+    userID: `visitor-${caseID}`,
+    topicID: 1,
+    status: 'queued',
+    chatbotID: '',
+    agentAccountID: '',
+    roomID: `room-${caseID}`,
+    firstMessage: 'help',
+    created: 1,
+    updated: ++clock,
+    closedTime: null,
+    closedBy: '',
+    isClosed: false,
+    ...changes,
+  }
+}
+const message = (roomID: string, from: string, type = 1001) =>
+  ({ messageID: `m${++clock}`, roomID, type, user: { userID: from } }) as Message
+const run = (actions: Action[], from: State = EMPTY) => actions.reduce(reduce, from)
+const ids = (cases: Case[]) => cases.map((c) => c.caseID)
+const loaded = (load: number, lists: Partial<State['lists']>): Action => ({
+  type: 'loaded',
+  load,
+  viewer,
+  lists: { queue: [], mine: [], closed: [], ...lists },
+})
+/** A load from start to answer, with nothing in between. */
+const fresh = (lists: Partial<State['lists']>): Action[] => [{ type: 'loading', load: 9 }, loaded(9, lists)]
+
+describe('inbox', () => {
+  test('an event that arrives while a load is under way is not undone by the older answer', () => {
+    const waiting = aCase('A')
+    const taken = { ...waiting, status: 'assigned' as const, agentAccountID: other, updated: ++clock }
+    const state = run([
+      { type: 'loading', load: 1 },
+      { type: 'case', case: taken, viewer },
+      loaded(1, { queue: [waiting] }), // the server answered before the colleague took it
+    ])
+    expect(ids(state.lists.queue)).toEqual([])
+  })
+
+  test('a late answer of an older load is ignored; a case older than the one shown changes nothing', () => {
+    const closed = aCase('B', { status: 'closed', updated: 5000 })
+    const state = run([
+      { type: 'loading', load: 1 },
+      { type: 'loading', load: 2 },
+      loaded(2, { closed: [closed] }),
+      loaded(1, { queue: [aCase('B', { updated: 10 })] }),
+      { type: 'case', case: aCase('B', { status: 'assigned', agentAccountID: 'me', updated: 4000 }), viewer },
+    ])
+    expect(ids(state.lists.closed)).toEqual(['B'])
+    expect(ids(state.lists.queue)).toEqual([])
+    expect(ids(state.lists.mine)).toEqual([])
+  })
+
+  test("the queue is the agent's topics', longest waiting first", () => {
+    const state = run(
+      fresh({
+        queue: [
+          aCase('new', { updated: 300 }),
+          aCase('old', { updated: 100 }),
+          aCase('billing', { topicID: 2 }),
+        ],
+      }),
+    )
+    expect(ids(state.lists.queue)).toEqual(['old', 'new'])
+    expect(
+      ids(run([{ type: 'case', case: aCase('billing2', { topicID: 2 }), viewer }], state).lists.queue),
+    ).toEqual(['old', 'new'])
+  })
+
+  test('arrivals and visitor messages are unread until opened; system and own messages are not; gone cases forget', () => {
+    const item = aCase('C', { status: 'assigned', agentAccountID: 'me' })
+    let state = run([
+      ...fresh({ mine: [item] }),
+      { type: 'message', message: message(item.roomID, item.userID), viewer, hidden: false },
+      { type: 'message', message: message(item.roomID, item.userID), viewer, hidden: false },
+      { type: 'message', message: message(item.roomID, 'system', 9001), viewer, hidden: false },
+      { type: 'message', message: message(item.roomID, 'agent:me'), viewer, hidden: false },
+    ])
+    expect(state.unread).toEqual({ C: 2 })
+    state = run([{ type: 'open', caseID: 'C' }], state)
+    expect(state.unread).toEqual({})
+    // Open, but the console is in a background tab: it counts.
+    state = run(
+      [{ type: 'message', message: message(item.roomID, item.userID), viewer, hidden: true }],
+      state,
+    )
+    expect(state.unread).toEqual({ C: 1 })
+    state = run(
+      [
+        { type: 'open', caseID: '' },
+        { type: 'case', case: aCase('D'), viewer },
+      ],
+      state,
+    )
+    expect(state.unread).toEqual({ C: 1, D: 1 })
+    state = run([{ type: 'case', case: { ...item, status: 'closed', updated: ++clock }, viewer }], state)
+    expect(state.unread).toEqual({ D: 1 })
+  })
+
+  test('older closed pages continue from the last server page, without repeats', () => {
+    const page = Array.from({ length: 30 }, (_, i) =>
+      aCase(`P${String(i).padStart(2, '0')}`, { status: 'closed', created: 100 - i }),
+    )
+    let state = run(fresh({ closed: page }))
+    expect(state.moreClosed).toBe(true)
+    // A case closed live (created long ago) sorts to the end; the cursor stays the server's.
+    state = run([{ type: 'case', case: aCase('ancient', { status: 'closed', created: 1 }), viewer }], state)
+    expect(state.closedCursor?.caseID).toBe('P29')
+    state = run(
+      [
+        {
+          type: 'olderClosed',
+          cases: [
+            aCase('P29', { status: 'closed', created: 71 }),
+            aCase('Q', { status: 'closed', created: 50 }),
+          ],
+        },
+      ],
+      state,
+    )
+    expect(ids(state.lists.closed).filter((id) => id === 'P29')).toHaveLength(1)
+    expect(state.moreClosed).toBe(false)
+  })
+})
