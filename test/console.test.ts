@@ -225,6 +225,15 @@ for (const dialect of dialects) {
       }
     })
 
+    test('signing out ends the session and shows the sign-in form', async () => {
+      const cookies = await laptop.cookies()
+      await page.getByRole('button', { name: 'Sign out' }).click()
+      await page.getByRole('button', { name: 'Sign in' }).waitFor(WAIT)
+      const cookie = cookies.map(({ name, value }) => `${name}=${value}`).join('; ')
+      const session = await server.post('/api/agent/v1/auth/get_session', {}, { cookie })
+      expect(session.json.error.code).toBe('40103')
+    })
+
     test('screenshots of this run are kept as test artifacts', () => {
       const dir = process.env.CONSOLE_SCREENSHOTS ?? `test-artifacts/console/${dialect}`
       const names = [

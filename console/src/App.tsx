@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { Route, Router, Switch } from 'wouter'
 import { call, setCSRFToken, whenSignedOut } from './api'
+import { ErrorBoundary } from './components/ErrorBoundary'
 import { Shell } from './components/Shell'
 import { EmptyState } from './components/ui'
 import { InboxProvider } from './inbox'
@@ -37,7 +38,9 @@ export function App() {
       <WorkspaceProvider agent={agent} onSignedOut={signedOut}>
         <InboxProvider>
           <Shell>
-            <Pages />
+            <ErrorBoundary>
+              <Pages />
+            </ErrorBoundary>
           </Shell>
         </InboxProvider>
       </WorkspaceProvider>
