@@ -185,6 +185,13 @@ for (const dialect of dialects) {
     })
 
     test('the agent closes the case; the visitor sees case/update closed', async () => {
+      // Transfer offers the topics' queues (and colleagues); Escape leaves it.
+      await page.getByRole('button', { name: 'Transfer…' }).click()
+      const transfer = page.getByRole('dialog', { name: 'Transfer this case' })
+      await transfer.getByLabel('General').waitFor(WAIT)
+      await page.keyboard.press('Escape')
+      await transfer.waitFor({ state: 'hidden', ...WAIT })
+
       await page.getByRole('button', { name: 'Close case' }).click()
       const update = await visitorSocket.waitUntil(
         (f) => f.eventName === 'case/update' && f.data.status === 'closed',

@@ -9,7 +9,7 @@ import { useShortcut } from '../keyboard'
 import type { Case, CaseDetail, LiveEvent, Message } from '../types'
 import { useLiveEvents, useNames, useWorkspace } from '../workspace'
 import { Transcript } from './Transcript'
-import { TransferDialog } from './TransferDialog'
+import { TransferButton } from './TransferDialog'
 
 const STATUS_LABEL: Record<Case['status'], string> = {
   bot: 'With the chatbot',
@@ -132,7 +132,6 @@ function CaseHeader({ item, visitor, backTo }: { item: Case; visitor: string; ba
 function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) => void }) {
   const { me } = useWorkspace()
   const { pending, error, run } = useAction()
-  const [transferring, setTransferring] = useState(false)
   const take = useCallback(async () => {
     const answer = await run(() => call<{ case: Case }>('case/take', { id: item.caseID }))
     if (answer) onChanged(answer.case)
@@ -157,17 +156,11 @@ function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) 
         )}
         {item.status === 'assigned' && <span className="muted">Another agent is on this case.</span>}
         {admin && (
-          <button type="button" className="btn" onClick={() => setTransferring(true)}>
+          <TransferButton item={item} onChanged={onChanged}>
             {item.status === 'queued' ? 'Assign…' : 'Reassign…'}
-          </button>
+          </TransferButton>
         )}
       </div>
-      <TransferDialog
-        item={item}
-        open={transferring}
-        onClose={() => setTransferring(false)}
-        onChanged={onChanged}
-      />
     </footer>
   )
 }
@@ -192,7 +185,6 @@ function Composer({
   const [localID, setLocalID] = useState(() => crypto.randomUUID())
   const sending = useAction()
   const closing = useAction()
-  const [transferring, setTransferring] = useState(false)
   const field = useRef<HTMLTextAreaElement>(null)
   useShortcut('r', () => field.current?.focus())
   // biome-ignore lint/correctness/useExhaustiveDependencies: only as the box appears
@@ -246,19 +238,13 @@ function Composer({
         </button>
       </form>
       <div className="actions">
-        <button type="button" className="btn" onClick={() => setTransferring(true)}>
+        <TransferButton item={item} onChanged={onChanged}>
           Transfer…
-        </button>
+        </TransferButton>
         <button type="button" className="btn danger" onClick={close} disabled={closing.pending}>
           Close case
         </button>
       </div>
-      <TransferDialog
-        item={item}
-        open={transferring}
-        onClose={() => setTransferring(false)}
-        onChanged={onChanged}
-      />
     </footer>
   )
 }

@@ -1,15 +1,36 @@
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react'
 import { call } from '../api'
 import { Dialog, ErrorNote, StatusDot } from '../components/ui'
 import { useAction } from '../hooks'
 import type { Case } from '../types'
 import { useWorkspace } from '../workspace'
 
+/** A button that opens the transfer (or, for admins, assign) dialog of a case. */
+export function TransferButton({
+  item,
+  onChanged,
+  children,
+}: {
+  item: Case
+  onChanged: (item: Case) => void
+  children: ReactNode
+}) {
+  const [open, setOpen] = useState(false)
+  return (
+    <>
+      <button type="button" className="btn" onClick={() => setOpen(true)}>
+        {children}
+      </button>
+      <TransferDialog item={item} open={open} onClose={() => setOpen(false)} onChanged={onChanged} />
+    </>
+  )
+}
+
 /**
  * Pass a case on: to a colleague, or back to a topic's queue. Admins use it to assign a waiting
  * case (or reassign another agent's) to someone.
  */
-export function TransferDialog({
+function TransferDialog({
   item,
   open,
   onClose,
