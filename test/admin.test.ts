@@ -178,4 +178,29 @@ describeEachDatabase('admin API', (dialect) => {
     const { entries } = (await admin('/audit_log/list', { limit: 5 })).json.data
     expect(entries.map((e: { action: string }) => e.action)).toContain('agent.update')
   })
+
+  test('an organization keeps an admin: two admins demoting each other at once, one wins', async () => {
+    const solo = await createOrganization(server(), 'Pair')
+    const [first, second] = await Promise.all(
+      ['one@pair.example', 'two@pair.example'].map((email) =>
+        signInAgent(server(), solo.organizationID, email, { role: 'admin' }),
+      ),
+    )
+    if (!first || !second) throw new Error('sign-in failed')
+    const demote = (by: typeof first, whom: typeof first) =>
+      by.call('/admin/agent/update', { agentAccountID: whom.id, role: 'agent' })
+    const replies = await Promise.all([demote(first, second), demote(second, first)])
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409])
+    expect(replies.find((r) => r.status === 409)?.json.error).toMatchObject({
+      code: '40901',
+      message: 'an organization keeps at least one admin',
+    })
+    const admins = (await server().app.services.agents.list(solo.organizationID)).filter(
+      (a) => a.role === 'admin',
+    )
+    expect(admins).toHaveLength(1)
+    // The last admin cannot step down either.
+    const last = admins[0]?.agentAccountID === first.id ? first : second
+    expect((await demote(last, last)).status).toBe(409)
+  })
 })

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely'
+import type { Dialect } from '../../storage/database.js'
 import type { AgentAccountsTable, AgentSessionsTable, Schema } from '../../storage/schema.js'
 
 export const insertAgent = (db: Kysely<Schema>, row: Insertable<AgentAccountsTable>) =>
@@ -27,6 +28,16 @@ export const listAgents = (db: Kysely<Schema>, organizationID: string) =>
     .selectAll()
     .where('organization_id', '=', organizationID)
     .orderBy('id')
+    .execute()
+
+/** The organization's admins, locked on PostgreSQL for the rest of the transaction. */
+export const lockAdmins = (db: Kysely<Schema>, organizationID: string, dialect: Dialect) =>
+  db
+    .selectFrom('agent_accounts')
+    .select('id')
+    .where('organization_id', '=', organizationID)
+    .where('role', '=', 'admin')
+    .$if(dialect === 'postgres', (q) => q.forUpdate())
     .execute()
 
 export const findAgentByEmail = (db: Kysely<Schema>, email: string) =>

@@ -18,6 +18,7 @@ import {
   insertAgent,
   insertAgentSession,
   listAgents,
+  lockAdmins,
   revokeAgentSession,
   setAgentTopics,
   topicsOfAgent,
@@ -185,6 +186,11 @@ export class AgentsService {
         )
       : undefined
     await this.database.transaction(async (trx) => {
+      if (changes.role === 'agent' && current.role === 'admin') {
+        // Locked, so two admins demoting each other at once cannot both succeed.
+        const admins = await lockAdmins(trx, organizationID, this.database.dialect)
+        if (admins.length <= 1) throw new AppError('conflict', 'an organization keeps at least one admin')
+      }
       await updateAgent(trx, agentAccountID, {
         ...(changes.fullName ? { full_name: changes.fullName } : {}),
         ...(changes.role ? { role: changes.role } : {}),
