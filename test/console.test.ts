@@ -111,6 +111,12 @@ for (const dialect of dialects) {
       // The bot runs on what the admin copied from the page.
       const bot = await startEchoBot({ port: flow.botPort, webhookURL, secretKey })
       stops.push(bot.stop)
+
+      // The audit log names who did it.
+      await page.getByRole('link', { name: 'Audit log' }).click()
+      const entry = page.getByRole('row', { name: /chatbot\.create/ })
+      await entry.waitFor(WAIT)
+      await expect(entry.textContent()).resolves.toContain('Ada Admin')
     })
 
     test('a case the bot hands over appears in the queue without a reload', async () => {

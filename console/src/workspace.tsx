@@ -85,7 +85,7 @@ export function useNames() {
     const agents = new Map(team.agents.map((agent) => [agent.agentAccountID, agent.fullName]))
     return {
       topic: (topicID: number) => topics.get(topicID) ?? `Topic ${topicID}`,
-      agent: (agentAccountID: string) => agents.get(agentAccountID) ?? 'an agent',
+      agent: (agentAccountID: string, unknown = 'an agent') => agents.get(agentAccountID) ?? unknown,
     }
   }, [team])
 }

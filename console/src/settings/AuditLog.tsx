@@ -1,19 +1,15 @@
-import { useMemo, useSyncExternalStore } from 'react'
+import { useSyncExternalStore } from 'react'
 import { call } from '../api'
 import { EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { fullTime, when } from '../format'
 import { useLoad } from '../hooks'
 import type { AuditEntry } from '../types'
-import { useWorkspace } from '../workspace'
+import { useNames } from '../workspace'
 
 /** The audit log: every admin change (never a secret), newest first. */
 export function AuditLogPage() {
   const log = useLoad(() => call<{ entries: AuditEntry[] }>('admin/audit_log/list', { limit: 200 }), [])
-  const { team } = useWorkspace()
-  const names = useMemo(
-    () => new Map(team.agents.map((agent) => [agent.agentAccountID, agent.fullName])),
-    [team.agents],
-  )
+  const names = useNames()
   const entries = log.data?.entries ?? []
   // Phones have no room for a detail column: the detail goes under the action instead.
   const narrow = useNarrow()
@@ -50,7 +46,7 @@ export function AuditLogPage() {
                   {when(entry.created)}
                 </td>
                 <td>
-                  {names.get(entry.agentAccountID) ?? (
+                  {names.agent(entry.agentAccountID, '') || (
                     <span className="mono wrap-anywhere">{entry.agentAccountID}</span>
                   )}
                 </td>
