@@ -64,10 +64,10 @@ export async function buildApp(options: AppOptions) {
     trustProxy: config.trustProxy,
   })
   // Without Redis, one instance: events and presence stay in the process.
-  const hub = config.redisURL ? new RedisHub(config.redisURL, app.log) : new LocalHub()
+  const hub = config.redisURL ? new RedisHub(config.redisURL, app.log) : new LocalHub(app.log)
   const services = createServices({ database, clock, masterKey, hub, publicURL: config.publicURL })
   const presence = new Presence(
-    config.redisURL ? new RedisPresence(config.redisURL) : new LocalPresence(),
+    config.redisURL ? new RedisPresence(config.redisURL, () => clock.now()) : new LocalPresence(),
     {
       user: (organizationID, userID) => services.users.get(organizationID, userID),
       peers: (userID) => services.rooms.peersOf(userID),

@@ -254,12 +254,13 @@ describeEachDatabase('chat API', (dialect) => {
       })
     })
 
-    test('20 parallel sends with one localID store one message and announce it once', async () => {
+    test('20 parallel sends with one localID store one message, announce it each time, and leave it last in the room', async () => {
       const events = recordEvents(server())
       const body = text('same-local-id', 'only once', { recipientUserID: bob.userID })
       const replies = await Promise.all(Array.from({ length: 20 }, () => alice.call(SEND, body)))
       expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200))
-      expect(new Set(replies.map((r) => r.json.data.message.messageID)).size).toBe(1)
+      const messageIDs = new Set(replies.map((r) => r.json.data.message.messageID))
+      expect(messageIDs.size).toBe(1)
       const rows = await server()
         .testDatabase.database.db.selectFrom('messages')
         .select('id')
@@ -267,10 +268,21 @@ describeEachDatabase('chat API', (dialect) => {
         .where('local_id', '=', 'same-local-id')
         .execute()
       expect(rows).toHaveLength(1)
-      expect(events.named('chat/sendMessage')).toHaveLength(1)
-      // A later retry is answered from storage and announced to nobody.
+      // The losers' transactions stored nothing, and took nothing from the room's last message.
+      const entry = (await bob.call(ROOM_LIST)).json.data.rooms.find(
+        (r: { room: { roomID: string } }) => r.room.roomID === replies[0]?.json.data.message.roomID,
+      )
+      expect(entry.lastMessage?.messageID).toBe(rows[0]?.id)
+      // Every send announces (one may be a retry whose first announcement died with an
+      // instance); clients drop the repeats by messageID.
+      const announced = events.named('chat/sendMessage')
+      expect(announced).toHaveLength(20)
+      expect(new Set(announced.map((e) => (e.event.data as { messageID: string }).messageID))).toEqual(
+        messageIDs,
+      )
+      // A later retry is answered from storage and announced again.
       expect((await alice.call(SEND, body)).json.data.message.messageID).toBe(rows[0]?.id)
-      expect(events.named('chat/sendMessage')).toHaveLength(1)
+      expect(events.named('chat/sendMessage')).toHaveLength(21)
       events.stop()
     })
   })

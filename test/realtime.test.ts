@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest'
+import { storeMessage } from '../src/domain/messages/messages.repository.js'
 import { ACCESS_TOKEN_LIFETIME_MS } from '../src/domain/sessions/access-tokens.js'
 import { startServer, stopServer, useServer } from './support/app.js'
 import { createOrganization, type TestClient } from './support/clients.js'
@@ -101,6 +102,61 @@ describeEachDatabase('/connect WebSocket', (dialect) => {
       const check = await bobSocket1.waitFor('chat/sendMessage', 25)
       expect(new Set(check.map((f: { data: { messageID: string } }) => f.data.messageID)).size).toBe(25)
       await Promise.all(sockets.map((s) => s.close()))
+    })
+
+    test('a message stored by an instance that died before announcing it is announced by the retry', async () => {
+      const [alice, bob] = await Promise.all([org.signIn('orphan-sender'), org.signIn('orphan-reader')])
+      const roomID = personalRoomID(alice.userID, bob.userID)
+      expect(
+        (await alice.call(SEND, { recipientUserID: bob.userID, localID: 'o1', type: 1001, body: 'hi' }))
+          .status,
+      ).toBe(200)
+      const bobSocket = await open(bob)
+      // What the dead instance left behind: the message stored, its announcement never made.
+      const stored = await server().testDatabase.database.transaction((trx) =>
+        storeMessage(trx, {
+          roomID,
+          senderID: alice.userID,
+          localID: 'o2',
+          type: 1001,
+          body: 'stored, then the instance died',
+          data: {},
+          now: server().clock.now(),
+        }),
+      )
+      // The client, having had no answer, retries on another instance with the same localID.
+      const retry = await alice.call(SEND, {
+        roomID,
+        localID: 'o2',
+        type: 1001,
+        body: 'stored, then the instance died',
+      })
+      expect(retry.json.data.message.messageID).toBe(stored?.id)
+      const [frame] = await bobSocket.waitFor('chat/sendMessage')
+      expect(frame.data).toMatchObject({ messageID: stored?.id, body: 'stored, then the instance died' })
+      await bobSocket.close()
+    })
+
+    test('a listener that throws costs neither the send nor the other listeners', async () => {
+      const [alice, bob] = await Promise.all([org.signIn('thrower-sender'), org.signIn('thrower-reader')])
+      const bobSocket = await open(bob)
+      const stop = server().app.services.hub.subscribe(() => {
+        throw new Error('a broken listener')
+      })
+      try {
+        const reply = await alice.call(SEND, {
+          recipientUserID: bob.userID,
+          localID: 't1',
+          type: 1001,
+          body: 'still',
+        })
+        expect(reply.status).toBe(200)
+        expect((await bobSocket.waitFor('chat/sendMessage'))[0].data.body).toBe('still')
+        expect(server().logs.some((line) => line.includes('hub: a listener failed'))).toBe(true)
+      } finally {
+        stop()
+      }
+      await bobSocket.close()
     })
 
     test('bad frames are answered with an error frame, echoing the id', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import FindMyWay from 'find-my-way'
 import { AppError, INTERNAL_MESSAGE, isAppError } from '../errors/app-error.js'
+import { isStorageUnavailable } from '../storage/faults.js'
 import { failure } from './envelope.js'
 
 declare module 'fastify' {
@@ -8,6 +9,21 @@ declare module 'fastify' {
     /** How this route's errors are written; the default is the JSON envelope. */
     errorFormat?: (error: AppError, reply: FastifyReply) => unknown
   }
+}
+
+/** How long a client is asked to wait before trying again after a 503. */
+export const RETRY_AFTER_SECONDS = 1
+
+/**
+ * Any failure as an AppError: AppErrors as they are; a database that is away or busy is 503
+ * (nothing was changed half-way: the transaction rolled back); Fastify's own failures by their
+ * code; anything else is a bug, 500.
+ */
+export function toAppError(error: unknown): AppError {
+  if (isAppError(error)) return error
+  if (isStorageUnavailable(error))
+    return new AppError('unavailable', 'Service temporarily unavailable; try again')
+  return fromFastify(error as FastifyError)
 }
 
 /** Fastify's own failures (body parsing, limits) as AppErrors. */
@@ -30,8 +46,12 @@ function fromFastify(error: FastifyError): AppError {
 /** Every error of every route goes through here: one mapping, never Fastify's default shape. */
 export function useErrorMapping(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const appError = isAppError(error) ? error : fromFastify(error)
+    const appError = toAppError(error)
     if (appError.kind === 'internal') request.log.error({ err: error }, 'request failed')
+    if (appError.kind === 'unavailable') {
+      if (!isAppError(error)) request.log.warn({ err: error }, 'storage unavailable')
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+    }
     const write = request.routeOptions.config?.errorFormat
     if (write) return write(appError, reply)
     const body = failure(appError)

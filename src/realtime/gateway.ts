@@ -7,10 +7,11 @@ import { AGENT_COOKIE } from '../api/agent/index.js'
 import { authorizationOf, readBearer } from '../api/auth/bearer.js'
 import { roomRequest, sendMessage } from '../api/chat/schemas.js'
 import { agentSocketIdentity } from '../domain/agents/agents.service.js'
-import { AppError, INTERNAL_MESSAGE, isAppError, paramError } from '../errors/app-error.js'
+import { AppError, paramError } from '../errors/app-error.js'
 import { BODY_LIMIT } from '../http/body.js'
 import { errorEnvelope, successEnvelope } from '../http/docs-schemas.js'
 import { failure, success } from '../http/envelope.js'
+import { toAppError } from '../http/errors.js'
 import { parseParams } from '../http/validation.js'
 import { newID } from '../lib/ids.js'
 import { Connection, Connections } from './connections.js'
@@ -42,6 +43,15 @@ export interface GatewayOptions {
 
 export const GATEWAY_DEFAULTS = { pingIntervalMs: 25_000, maxBufferedBytes: 1024 * 1024 }
 
+/** Close code: this instance may have lost events for the socket; reconnect and resync. */
+export const CLOSE_RESYNC = 4002
+
+const presenceSocket = ({ client, socketID }: Connection) => ({
+  userID: client.userID,
+  organizationID: client.organizationID,
+  socketID,
+})
+
 /** A frame from a client: `{"eventName": "...", "data": {...}, "id"?: ...}`; `id` is echoed back. */
 interface ClientFrame {
   eventName?: unknown
@@ -71,6 +81,12 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     if (event.eventName === 'session/revoked')
       for (const { socket } of reached) socket.close(4001, 'session revoked')
   })
+  // A socket that stays open misses nothing: when events may have been lost, every socket here
+  // is closed, and its client reconnects and reads what it missed (README: Failure modes).
+  const unlisten = services.hub.onLoss(() => {
+    for (const { socket } of connections.all())
+      socket.close(CLOSE_RESYNC, 'events may have been missed; resync')
+  })
 
   const pinger = setInterval(() => {
     const all = connections.all()
@@ -82,12 +98,16 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       connection.missedPongs++
       connection.socket.ping()
     }
-    presence.refresh(all.map((c) => ({ userID: c.client.userID, socketID: c.socketID }))).catch(() => {})
+    const clients = all.filter((c) => !c.isAgent)
+    presence.refresh(clients.map(presenceSocket)).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'presence: refresh failed')
+    })
   }, pingIntervalMs)
   pinger.unref()
   app.addHook('onClose', async () => {
     clearInterval(pinger)
     unsubscribe()
+    unlisten()
   })
 
   const handle = async (connection: Connection, frame: ClientFrame): Promise<unknown> => {
@@ -121,14 +141,23 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       }
       reply(String(frame.eventName), await handle(connection, frame))
     } catch (error) {
-      if (!isAppError(error) && !(error instanceof SyntaxError))
-        request.log.error({ err: error }, 'frame failed')
-      const appError = isAppError(error)
-        ? error
-        : error instanceof SyntaxError
+      const appError =
+        error instanceof SyntaxError
           ? new AppError('invalidParam', 'Frame must be a JSON object')
-          : new AppError('internal', INTERNAL_MESSAGE)
+          : toAppError(error)
+      if (appError.kind === 'internal') request.log.error({ err: error }, 'frame failed')
       reply('error', failure(appError))
+    }
+  }
+
+  /** A socket opened while events cannot reach it would miss them silently: refuse it (503). */
+  const requireEvents = async (request: FastifyRequest) => {
+    if (!request.ws) return
+    try {
+      await services.hub.ready()
+    } catch (error) {
+      request.log.warn({ err: error }, 'refused a socket: real-time events are unavailable')
+      throw new AppError('unavailable', 'Real-time events are unavailable; try again')
     }
   }
 
@@ -144,13 +173,13 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     socket.on('close', () => {
       connections.remove(connection)
       if (connection.isAgent) return
-      presence.disconnected(connection.client, connection.socketID).catch((error: unknown) => {
+      presence.disconnected(presenceSocket(connection)).catch((error: unknown) => {
         request.log.warn({ err: error }, 'presence: disconnect not recorded')
       })
     })
     // Agents listen to their cases; presence and session checks are the clients'.
     if (connection.isAgent) return
-    presence.connected(connection.client, connection.socketID).catch((error: unknown) => {
+    presence.connected(presenceSocket(connection)).catch((error: unknown) => {
       request.log.warn({ err: error }, 'presence: connect not recorded')
     })
     // A revocation between the check before the upgrade and now reached no socket: look again.
@@ -185,6 +214,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       response: { 200: successEnvelope(z.object({})), 401: unauthorized },
     },
     onRequest: async (request) => {
+      await requireEvents(request)
       const authorization = authorizationOf(request)
       const cookie = authorization
         ? undefined

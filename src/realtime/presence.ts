@@ -1,29 +1,41 @@
 import { Redis } from 'ioredis'
 
+/** One open socket of a user, as presence knows it. */
+export interface PresenceSocket {
+  userID: string
+  organizationID: string
+  socketID: string
+}
+
 /**
  * Which users have at least one open socket, across instances. Sockets are counted, so a user is
  * online from their first socket to their last, whichever instances hold them.
  */
 export interface PresenceStore {
   /** Records a socket; true when the user had none before (they came online). */
-  add(userID: string, socketID: string): Promise<boolean>
+  add(socket: PresenceSocket): Promise<boolean>
   /** Forgets a socket; true when the user has none left (they went offline). */
-  remove(userID: string, socketID: string): Promise<boolean>
-  /** Marks these sockets as still open (entries of an instance that died expire by themselves). */
-  refresh(sockets: { userID: string; socketID: string }[]): Promise<void>
+  remove(socket: PresenceSocket): Promise<boolean>
+  /** Marks these sockets as still open, recording them again if the store lost them. */
+  refresh(sockets: PresenceSocket[]): Promise<void>
+  /**
+   * Forgets sockets nobody refreshed in time (their instance died) and answers the users who
+   * have none left. Each such user is answered to one caller only.
+   */
+  expire(): Promise<{ userID: string; organizationID: string }[]>
   close(): Promise<void>
 }
 
 export class LocalPresence implements PresenceStore {
   private readonly sockets = new Map<string, Set<string>>()
 
-  async add(userID: string, socketID: string): Promise<boolean> {
+  async add({ userID, socketID }: PresenceSocket): Promise<boolean> {
     const mine = this.sockets.get(userID) ?? new Set<string>()
     this.sockets.set(userID, mine.add(socketID))
     return mine.size === 1
   }
 
-  async remove(userID: string, socketID: string): Promise<boolean> {
+  async remove({ userID, socketID }: PresenceSocket): Promise<boolean> {
     const mine = this.sockets.get(userID)
     if (!mine?.delete(socketID)) return false
     if (mine.size > 0) return false
@@ -33,60 +45,93 @@ export class LocalPresence implements PresenceStore {
 
   async refresh(): Promise<void> {}
 
+  /** Sockets of one process close with it: nothing outlives its instance here. */
+  async expire(): Promise<{ userID: string; organizationID: string }[]> {
+    return []
+  }
+
   async close(): Promise<void> {}
 }
 
 /** How long a socket counts without a refresh (instances refresh on every ping round). */
-const SOCKET_TTL_MS = 90_000
-const key = (userID: string) => `parley:presence:${userID}`
+export const SOCKET_TTL_MS = 90_000
+const userKey = (userID: string) => `parley:presence:${userID}`
+/** Every socket of every instance: member `userID organizationID socketID`, score = when it lapses. */
+const ALL_SOCKETS = 'parley:presence:sockets'
+const member = (socket: PresenceSocket) => `${socket.userID} ${socket.organizationID} ${socket.socketID}`
 
-// One sorted set per user: member = socket, score = when it stops counting. Each script drops
-// stale members first and answers how many were live, atomically.
+// One sorted set per user (member = socket, score = when it stops counting) and one of all
+// sockets, for finding those that lapsed. Each script drops stale members first and answers how
+// many were live, atomically.
 const ADD = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 local before = redis.call('ZCARD', KEYS[1])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
 return before`
-const REMOVE = `local removed = redis.call('ZREM', KEYS[1], ARGV[2])
+const REMOVE = `redis.call('ZREM', KEYS[2], ARGV[3])
+local removed = redis.call('ZREM', KEYS[1], ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if removed == 1 and redis.call('ZCARD', KEYS[1]) == 0 then return 1 end
 return 0`
+// Lapsed sockets, a batch at a time: each is removed by exactly one caller, who learns whether
+// its user has no socket left.
+const EXPIRE = `local lapsed = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 500)
+local offline = {}
+for _, entry in ipairs(lapsed) do
+  redis.call('ZREM', KEYS[1], entry)
+  local userID, organizationID, socketID = string.match(entry, '^(%S+) (%S+) (%S+)$')
+  if userID then
+    local key = ARGV[2] .. userID
+    redis.call('ZREM', key, socketID)
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[1])
+    if redis.call('ZCARD', key) == 0 then table.insert(offline, userID .. ' ' .. organizationID) end
+  end
+end
+return offline`
 
 export class RedisPresence implements PresenceStore {
   private readonly redis: Redis
 
-  constructor(url: string) {
+  constructor(
+    url: string,
+    private readonly now: () => number,
+  ) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 3 })
     this.redis.on('error', () => {}) // reported by the hub's clients; presence degrades gracefully
   }
 
-  async add(userID: string, socketID: string): Promise<boolean> {
-    const now = Date.now()
-    const before = await this.redis.eval(
-      ADD,
-      1,
-      key(userID),
-      now,
-      now + SOCKET_TTL_MS,
-      socketID,
-      SOCKET_TTL_MS,
-    )
-    return before === 0
+  async add(socket: PresenceSocket): Promise<boolean> {
+    const now = this.now()
+    const keys = [userKey(socket.userID), ALL_SOCKETS]
+    const args = [now, now + SOCKET_TTL_MS, socket.socketID, SOCKET_TTL_MS, member(socket)]
+    return (await this.redis.eval(ADD, 2, ...keys, ...args)) === 0
   }
 
-  async remove(userID: string, socketID: string): Promise<boolean> {
-    return (await this.redis.eval(REMOVE, 1, key(userID), Date.now(), socketID)) === 1
+  async remove(socket: PresenceSocket): Promise<boolean> {
+    const keys = [userKey(socket.userID), ALL_SOCKETS]
+    return (await this.redis.eval(REMOVE, 2, ...keys, this.now(), socket.socketID, member(socket))) === 1
   }
 
-  async refresh(sockets: { userID: string; socketID: string }[]): Promise<void> {
+  /** ZADD without XX: after Redis lost its data (a restart without persistence), this puts it back. */
+  async refresh(sockets: PresenceSocket[]): Promise<void> {
     if (sockets.length === 0) return
-    const until = Date.now() + SOCKET_TTL_MS
+    const until = this.now() + SOCKET_TTL_MS
     const batch = this.redis.pipeline()
-    for (const { userID, socketID } of sockets) {
-      batch.zadd(key(userID), 'XX', until, socketID)
-      batch.pexpire(key(userID), SOCKET_TTL_MS)
+    for (const socket of sockets) {
+      batch.zadd(userKey(socket.userID), until, socket.socketID)
+      batch.pexpire(userKey(socket.userID), SOCKET_TTL_MS)
+      batch.zadd(ALL_SOCKETS, until, member(socket))
     }
     await batch.exec()
+  }
+
+  async expire(): Promise<{ userID: string; organizationID: string }[]> {
+    const offline = (await this.redis.eval(EXPIRE, 1, ALL_SOCKETS, this.now(), userKey(''))) as string[]
+    return offline.map((entry) => {
+      const [userID = '', organizationID = ''] = entry.split(' ')
+      return { userID, organizationID }
+    })
   }
 
   async close(): Promise<void> {
@@ -114,16 +159,18 @@ export class Presence {
     private readonly now: () => number,
   ) {}
 
-  async connected(client: { userID: string; organizationID: string }, socketID: string): Promise<void> {
-    if (await this.store.add(client.userID, socketID)) await this.announce(client, true)
+  async connected(socket: PresenceSocket): Promise<void> {
+    if (await this.store.add(socket)) await this.announce(socket, true)
   }
 
-  async disconnected(client: { userID: string; organizationID: string }, socketID: string): Promise<void> {
-    if (await this.store.remove(client.userID, socketID)) await this.announce(client, false)
+  async disconnected(socket: PresenceSocket): Promise<void> {
+    if (await this.store.remove(socket)) await this.announce(socket, false)
   }
 
-  refresh(sockets: { userID: string; socketID: string }[]): Promise<void> {
-    return this.store.refresh(sockets)
+  /** Once a ping round: keeps this instance's sockets counted, and lets those of dead instances go. */
+  async refresh(sockets: PresenceSocket[]): Promise<void> {
+    await this.store.refresh(sockets)
+    for (const user of await this.store.expire()) await this.announce(user, false)
   }
 
   close(): Promise<void> {

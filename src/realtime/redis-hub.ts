@@ -5,29 +5,60 @@ import { type Audience, type Hub, type Listener, LocalHub, type RealtimeEvent } 
 
 const CHANNEL = 'parley:events'
 
+/** How often an instance says how far it has published, so a lost last event is noticed. */
+export const HEARTBEAT_MS = 1000
+
+/**
+ * What travels on the channel. `seq` numbers one instance's publishes 1, 2, 3…; a heartbeat
+ * (no `event`) repeats the last number used.
+ */
 interface Envelope {
   origin: string
-  audience: Audience
-  event: RealtimeEvent
+  seq: number
+  audience?: Audience
+  event?: RealtimeEvent
+}
+
+function parseEnvelope(raw: string): Envelope | undefined {
+  try {
+    const envelope = JSON.parse(raw) as Envelope
+    if (typeof envelope?.origin !== 'string' || !Number.isSafeInteger(envelope.seq)) return undefined
+    if (envelope.event !== undefined && (typeof envelope.event?.eventName !== 'string' || !envelope.audience))
+      return undefined
+    return envelope
+  } catch {
+    return undefined
+  }
 }
 
 /**
  * The hub across instances: publish delivers locally, then through Redis pub/sub to the other
  * instances, which deliver locally only; an instance skips its own messages coming back, so
- * nothing loops or arrives twice. Redis keeps one publisher's messages in order. While Redis is
- * away, ioredis queues what is published; the hub subscribes again when Redis is back.
+ * nothing loops or arrives twice. Redis keeps one publisher's messages in order.
+ *
+ * Pub/sub forgets what it could not deliver, so this hub says when its sockets may have missed
+ * something (onLoss): when its subscription drops (Redis restarted, the connection broke), and
+ * when another instance's numbered publishes arrive with a gap (a publish that failed, or was
+ * flushed from ioredis' queue before this instance had subscribed again). Until it has subscribed
+ * again it is not ready, and /connect refuses new sockets.
  */
 export class RedisHub implements Hub {
-  private readonly local = new LocalHub()
+  private readonly local: LocalHub
   private readonly origin = randomToken(9)
   private readonly publisher: Redis
   private readonly subscriber: Redis
+  private readonly lossListeners = new Set<() => void>()
+  /** The last number heard from each other instance since this subscription began. */
+  private readonly heard = new Map<string, number>()
+  private readonly heartbeat: NodeJS.Timeout
+  private seq = 0
   private subscribed = false
 
   constructor(
     url: string,
     private readonly log: FastifyBaseLogger,
   ) {
+    this.local = new LocalHub(log)
     const options = {
       maxRetriesPerRequest: null,
       retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000),
@@ -37,10 +68,7 @@ export class RedisHub implements Hub {
     for (const client of [this.publisher, this.subscriber]) {
       client.on('error', (error: Error) => log.warn({ err: error }, 'redis hub: connection problem'))
     }
-    this.subscriber.on('message', (_channel: string, raw: string) => {
-      const { origin, audience, event } = JSON.parse(raw) as Envelope
-      if (origin !== this.origin) this.local.publish(audience, event)
-    })
+    this.subscriber.on('message', (_channel: string, raw: string) => this.receive(raw))
     // Subscribe on every (re)connection ourselves, so readiness means "subscribed", not just "connected".
     this.subscriber.on('ready', () => {
       this.subscriber
@@ -51,22 +79,31 @@ export class RedisHub implements Hub {
         .catch((error: Error) => log.error({ err: error }, 'redis hub: subscribe failed'))
     })
     this.subscriber.on('close', () => {
+      if (!this.subscribed) return
       this.subscribed = false
+      this.heard.clear()
+      log.warn('redis hub: subscription lost; open sockets must resync')
+      this.lost()
     })
+    this.heartbeat = setInterval(() => {
+      if (this.publisher.status === 'ready') this.send({ origin: this.origin, seq: this.seq })
+    }, HEARTBEAT_MS)
+    this.heartbeat.unref()
   }
 
   publish(audience: Audience, event: RealtimeEvent): void {
     this.local.publish(audience, event)
-    const envelope: Envelope = { origin: this.origin, audience, event }
-    this.publisher
-      .publish(CHANNEL, JSON.stringify(envelope))
-      .catch((error: Error) =>
-        this.log.error({ err: error, eventName: event.eventName }, 'redis hub: publish failed'),
-      )
+    this.seq += 1
+    this.send({ origin: this.origin, seq: this.seq, audience, event })
   }
 
   subscribe(listener: Listener): () => void {
     return this.local.subscribe(listener)
+  }
+
+  onLoss(listener: () => void): () => void {
+    this.lossListeners.add(listener)
+    return () => this.lossListeners.delete(listener)
   }
 
   async ready(): Promise<void> {
@@ -78,8 +115,47 @@ export class RedisHub implements Hub {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.heartbeat)
+    this.lossListeners.clear()
     await this.local.close()
     this.publisher.disconnect()
     this.subscriber.disconnect()
+  }
+
+  private send(envelope: Envelope): void {
+    this.publisher
+      .publish(CHANNEL, JSON.stringify(envelope))
+      .catch((error: Error) =>
+        this.log.error({ err: error, eventName: envelope.event?.eventName }, 'redis hub: publish failed'),
+      )
+  }
+
+  private receive(raw: string): void {
+    const envelope = parseEnvelope(raw)
+    if (!envelope) {
+      this.log.warn({ length: raw.length }, 'redis hub: dropped a malformed message')
+      return
+    }
+    const { origin, seq, audience, event } = envelope
+    if (origin === this.origin) return
+    const last = this.heard.get(origin)
+    this.heard.set(origin, seq)
+    // An event must be the next number; a heartbeat, the number last heard.
+    const expected = event ? (last ?? seq - 1) + 1 : (last ?? seq)
+    if (seq !== expected) {
+      this.log.warn({ origin, expected, seq }, 'redis hub: events from another instance were lost')
+      this.lost()
+    }
+    if (event && audience) this.local.publish(audience, event)
+  }
+
+  private lost(): void {
+    for (const listener of this.lossListeners) {
+      try {
+        listener()
+      } catch (error) {
+        this.log.error({ err: error }, 'redis hub: a loss listener failed')
+      }
+    }
   }
 }

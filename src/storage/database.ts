@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config/config.js'
+import { retryConflicts } from './faults.js'
 import { GroupCommit } from './group-commit.js'
 import { migrations } from './migrations/index.js'
 import { withNamedStatements } from './postgres-pool.js'
@@ -43,7 +44,8 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
     return {
       db,
       dialect: 'postgres',
-      transaction: (work) => db.transaction().execute(work),
+      // A transaction that lost a deadlock or a serialization check changed nothing: run it again.
+      transaction: (work) => retryConflicts(() => db.transaction().execute(work)),
       close: () => db.destroy(),
     }
   }

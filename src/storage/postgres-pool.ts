@@ -9,13 +9,21 @@ const STALE_PLAN = 'cached plan must not change result type'
 
 /**
  * The pool Kysely sees: pg's, except that the hot-path queries compiled by prepareQuery run as
- * named statements, which PostgreSQL parses and plans once per connection instead of every time.
+ * named statements, which PostgreSQL parses and plans once per connection instead of every time;
+ * and that a connection which breaks while checked out (a restart, pg_terminate_backend, a
+ * failover) is heard and dropped instead of crashing the process: pg-pool listens for errors only
+ * on idle clients, and an 'error' event nobody listens to ends a Node process.
  */
 export function withNamedStatements(pool: pg.Pool): PostgresPool {
   return {
     async connect() {
       const client = await pool.connect()
       let stale = false
+      let broken: Error | undefined
+      const onError = (error: Error) => {
+        broken = error
+      }
+      client.on('error', onError)
       const query = (sqlOrCursor: unknown, parameters?: ReadonlyArray<unknown>) => {
         if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as pg.Submittable)
         const values = parameters as unknown[]
@@ -28,7 +36,12 @@ export function withNamedStatements(pool: pg.Pool): PostgresPool {
           throw error
         })
       }
-      return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release(stale) }
+      const release = () => {
+        client.removeListener('error', onError)
+        // pg-pool destroys a client released with an error (or `true`) instead of reusing it.
+        client.release(broken ?? stale)
+      }
+      return { query: query as unknown as PostgresPoolClient['query'], release }
     },
     end: () => pool.end(),
   }

@@ -79,3 +79,25 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
 export function describeEachDatabase(name: string, body: (dialect: DialectName) => void): void {
   for (const dialect of dialects) describe(`${name} [${dialect}]`, () => body(dialect))
 }
+
+/**
+ * A PostgreSQL database of the caller's own (not a schema of the shared one), for fault tests
+ * that terminate every connection to their database without touching anyone else's.
+ */
+export async function createOwnPostgresDatabase(): Promise<{
+  url: string
+  name: string
+  drop(): Promise<void>
+}> {
+  const name = `parley_fault_${randomBytes(6).toString('hex')}`
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: postgresURL })
+    await client.connect()
+    await client.query(statement)
+    await client.end()
+  }
+  await admin(`create database ${name}`)
+  const url = new URL(postgresURL as string)
+  url.pathname = `/${name}`
+  return { url: url.toString(), name, drop: () => admin(`drop database if exists ${name} with (force)`) }
+}

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { type AddressInfo, createServer } from 'node:net'
 import { createInterface } from 'node:readline'
+import { send } from './app.js'
 
 // Parley's own entry points run as users run them: the built CLI and server, in child processes.
 
@@ -78,4 +79,39 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo
   await new Promise((resolve) => server.close(resolve))
   return port
+}
+
+/** Starts redis-server on `port` and resolves once it accepts connections. */
+export async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Ready to accept connections')) resolve()
+    })
+    child.on('exit', (code) => reject(new Error(`redis-server exited with ${code}`)))
+  })
+  return child
+}
+
+export async function stopRedis(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.on('exit', resolve))
+  child.kill('SIGKILL')
+  await exited
+}
+
+/** Polls until the instance reports ready (database and Redis), for up to `ms`. */
+export async function untilReady(instance: ServerProcess, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    const reply = await send(`${instance.url}/readyz`, { method: 'GET' }).catch(() => undefined)
+    if (reply?.status === 200) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`${instance.url} not ready`)
 }

@@ -27,6 +27,8 @@ function writeText(error: AppError, reply: FastifyReply) {
         return [413, 'request body is too large']
       case 'rateLimited':
         return [429, 'too many requests']
+      case 'unavailable':
+        return [503, 'service unavailable']
       default:
         return [500, INTERNAL_MESSAGE]
     }
@@ -51,7 +53,8 @@ export async function webhookAPI(app: FastifyInstance): Promise<void> {
         description:
           "Header Secret-Key: the chatbot's secret key. Body: {caseID, eventType, ...}. Answers are plain text: " +
           '200 ok; 401 secret key is invalid; 400 <reason>; 404 case not found; 409 case is closed | ' +
-          'case is not handled by the chatbot; 413 request body is too large; 500 internal server error.',
+          'case is not handled by the chatbot; 413 request body is too large; 429 too many requests; ' +
+          '503 service unavailable (try again); 500 internal server error.',
         tags: ['chatbot webhook'],
       },
       onRequest: async (request) => {

@@ -384,16 +384,13 @@ export class CasesService {
       const row = await this.botCase(trx, chatbot, caseID)
       if (row.status === 'closed') throw caseClosed()
       if (row.status !== 'bot') throw new AppError('conflict', 'case is not handled by the chatbot')
+      const sender = chatbotSender(chatbot.chatbotID)
       const stored: Selectable<MessagesTable>[] = []
-      for (const { localID, content } of contents) {
-        const message = await this.store(
-          trx,
-          row,
-          chatbotSender(chatbot.chatbotID),
-          localID ?? newID(),
-          content,
-          now,
-        )
+      for (const { localID = newID(), content } of contents) {
+        // A retried event's messages are announced again, as a retried send's are.
+        const message =
+          (await this.store(trx, row, sender, localID, content, now)) ??
+          (await findBySenderLocalID(trx, sender, localID, row.room_id))
         if (message) stored.push(message)
       }
       return { row, messages: stored, changed: false }
@@ -662,18 +659,24 @@ export class CasesService {
   }
 
   /**
-   * The message a send stored (announced now), or for a retried localID the one stored before
-   * (announced then): a send answers with its message either way.
+   * The message a send stored, or for a retried localID the one stored before; announced either
+   * way (the first announcement may have died with its instance; clients drop duplicates by
+   * messageID), and the send's answer.
    */
   private async sentMessage(outcome: Outcome, senderID: string, localID: string, exceptSessionID?: string) {
-    const [announced] = await this.announce(outcome, exceptSessionID)
-    if (announced) return announced
     const row = outcome.row as CaseRow
-    const stored = await findBySenderLocalID(this.deps.database.db, senderID, localID, row.room_id)
-    const access = await this.deps.rooms.snapshot(row.room_id)
-    const [message] = await this.deps.messages.toMessages(row.organization_id, access, [
-      stored as Selectable<MessagesTable>,
-    ])
+    const messages =
+      outcome.messages.length > 0
+        ? outcome.messages
+        : [
+            (await findBySenderLocalID(
+              this.deps.database.db,
+              senderID,
+              localID,
+              row.room_id,
+            )) as Selectable<MessagesTable>,
+          ]
+    const [message] = await this.announce({ ...outcome, messages }, exceptSessionID)
     return message as Message
   }
 

@@ -121,7 +121,11 @@ export class DeliveryWorker {
     if (now - this.lastSweep >= 1000) {
       this.lastSweep = now
       for (const { case_id } of await casesWaitingSince(database.db, now - this.options.handoverAfterMs)) {
-        await this.handOver(case_id, 'The chatbot did not answer in time; the case goes to an agent')
+        // One case that cannot be handed over (yet) must not hold up the others.
+        await this.handOver(case_id, 'The chatbot did not answer in time; the case goes to an agent').catch(
+          (error: unknown) =>
+            this.deps.log.error({ err: error, caseID: case_id }, 'delivery: handover failed'),
+        )
       }
       const oldest = await oldestDue(database.db, now)
       meter.lag(oldest === undefined ? 0 : (now - oldest) / 1000)
@@ -221,7 +225,6 @@ export class DeliveryWorker {
     }
   }
 
-  /** The URL, body and headers of a delivery; undefined when its chatbot, case or message is gone. */
   /** The URL, body and headers of a delivery; undefined when its chatbot, case or message is gone. */
   private async prepare(delivery: DeliveryRow, context: DeliveryContext | undefined) {
     const endpoint = await this.deps.chatbots.endpoint(delivery.chatbot_id)

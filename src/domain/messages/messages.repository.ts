@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely'
 import { newID } from '../../lib/ids.js'
 import { prepareQuery } from '../../storage/prepared.js'
 import type { MessagesTable, Schema } from '../../storage/schema.js'
-import { nextMessageCreated } from '../rooms/rooms.repository.js'
+import { nextMessageCreated, restoreLastMessageCreated } from '../rooms/rooms.repository.js'
 import { NO_QUOTE, type Quote } from './message.js'
 
 /** A retry's stored message: the same sender and localID in the same room. */
@@ -129,5 +129,9 @@ export async function storeMessage(
     updated: message.now,
     is_deleted: 0,
   }
-  return (await insertMessage(db, row)) ? row : undefined
+  if (await insertMessage(db, row)) return row
+  // A concurrent retry stored it first: the room's last message is still that one's. (The room's
+  // row is locked since nextMessageCreated, so nothing else moved it meanwhile.)
+  await restoreLastMessageCreated(db, message.roomID)
+  return undefined
 }

@@ -60,7 +60,7 @@ export class MessagesService {
   async send(client: ClientIdentity, input: SendInput): Promise<Message> {
     const access = await this.rooms.forSend(client, input)
     const stored = await findBySenderLocalID(this.database.db, client.userID, input.localID, access.room.id)
-    if (stored) return this.view(client, stored)
+    if (stored) return this.announceSent(client, access, stored)
     const content = checkContent({ type: input.type, body: input.body ?? '', data: input.data })
     if (input.replyTo) await this.requireInRoom(input.replyTo, access.room.id)
     const now = this.clock.now()
@@ -77,12 +77,18 @@ export class MessagesService {
         now,
       }),
     )
-    if (!row) {
-      // A concurrent send with the same localID won: answer with its message, announce nothing.
-      const winner = await findBySenderLocalID(this.database.db, client.userID, input.localID, access.room.id)
-      return this.view(client, winner as Selectable<MessagesTable>)
-    }
-    // The sending device has it as its answer; every other socket of every participant gets it.
+    // A concurrent send with the same localID may have stored it first: that one is the message.
+    const message =
+      row ?? (await findBySenderLocalID(this.database.db, client.userID, input.localID, access.room.id))
+    return this.announceSent(client, access, message as Selectable<MessagesTable>)
+  }
+
+  /**
+   * Announces a sent message and answers with it. The sending device has it as its answer; every
+   * other socket of every participant gets it. A retry announces again: the first announcement
+   * may have died with its instance, and clients drop what they already have by messageID.
+   */
+  private async announceSent(client: ClientIdentity, access: RoomAccess, row: Selectable<MessagesTable>) {
     const [message] = await this.announceNew(client.organizationID, access, [row], {
       exceptSessionID: client.sessionID,
     })
@@ -233,13 +239,6 @@ export class MessagesService {
   private async requireInRoom(messageID: string, roomID: string): Promise<void> {
     const [row] = await findMessages(this.database.db, [messageID])
     if (!row || row.room_id !== roomID) throw paramError('replyTo', 'is invalid')
-  }
-
-  /** A stored message as the caller sees it now (for a retried send). */
-  private async view(client: ClientIdentity, row: Selectable<MessagesTable>): Promise<Message> {
-    const access = await this.rooms.access(client, row.room_id, { participantOnly: false })
-    const [message] = await this.toMessages(client.organizationID, access, [row])
-    return message as Message
   }
 
   async toMessages(organizationID: string, access: RoomAccess, rows: Selectable<MessagesTable>[]) {

@@ -68,6 +68,22 @@ const bumpLastMessageCreated = prepareQuery((db, args: { roomID: string; now: nu
     .returning('last_message_created'),
 )
 
+/** Sets the room's last `created` back to its newest stored message (after a bump that stored nothing). */
+export const restoreLastMessageCreated = (db: Kysely<Schema>, roomID: string) =>
+  db
+    .updateTable('rooms')
+    .set((eb) => ({
+      last_message_created: eb.fn.coalesce(
+        eb
+          .selectFrom('messages')
+          .select((m) => m.fn.max('created').as('c'))
+          .where('room_id', '=', roomID),
+        eb.lit(0),
+      ),
+    }))
+    .where('id', '=', roomID)
+    .execute()
+
 /** Rooms the user is in, newest activity first. */
 export const roomsOfUser = (db: Kysely<Schema>, userID: string) =>
   db

@@ -1,0 +1,60 @@
+// How storage failures are told apart. A database that restarts, fails over or is briefly locked
+// by another process is weather: the request that met it is answered 503 (try again), and the
+// process carries on. Only what is neither is a bug (500).
+
+/** Node's socket errors and pg's own words for a connection that broke or never came. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+])
+const BROKEN_CONNECTION = [
+  'Connection terminated',
+  'Client has encountered a connection error',
+  'timeout exceeded when trying to connect',
+  'Connection is closed',
+]
+
+/**
+ * PostgreSQL SQLSTATEs of an outage: class 08 (connection exception), 53300 (too many
+ * connections), 57P01–57P03 (shut down by an administrator, crashed, still starting).
+ */
+const isOutageState = (state: string) =>
+  state.startsWith('08') || state === '53300' || /^57P0[123]$/.test(state)
+
+/** True when the database is away or busy for now: the same request may well succeed later. */
+export function isStorageUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string') {
+    // better-sqlite3: another process held the write lock longer than busy_timeout.
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return true
+    if (NETWORK_CODES.has(code) || isOutageState(code)) return true
+  }
+  return BROKEN_CONNECTION.some((words) => error.message.includes(words))
+}
+
+/**
+ * True when a PostgreSQL transaction lost only to another one (serialization failure 40001,
+ * deadlock 40P01): it changed nothing and may simply run again.
+ */
+export function isRetryableConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code
+  return code === '40001' || code === '40P01'
+}
+
+/** Runs `attempt` again (up to `times` in all) while it fails with a retryable conflict. */
+export async function retryConflicts<T>(attempt: () => Promise<T>, times = 4): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt()
+    } catch (error) {
+      if (tries >= times || !isRetryableConflict(error)) throw error
+      // A short, spread-out pause so the two losers of a deadlock do not meet again at once.
+      await new Promise((resolve) => setTimeout(resolve, 5 * tries * Math.random()))
+    }
+  }
+}

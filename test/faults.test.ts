@@ -1,0 +1,207 @@
+import { Redis } from 'ioredis'
+import { afterEach, describe, expect, test } from 'vitest'
+import { send } from './support/app.js'
+import { type Deployed, Deployment, type SendReport, sendAll } from './support/deployment.js'
+import { untilReady } from './support/processes.js'
+import { ResyncClient } from './support/resync-client.js'
+import { connect } from './support/sockets.js'
+
+// Faults as an operator meets them, on a deployment of the test's own (PostgreSQL database,
+// redis-server, Parley processes): the database drops every connection, Redis restarts, an
+// instance is killed. A client app that retries its sends and follows the README's resync
+// procedure must end with every acknowledged message, stored once, seen once.
+
+const enabled = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL)
+if (!enabled) console.log('Fault tests skipped: they need both DATABASE_URL and REDIS_URL.')
+
+let deployment: Deployment | undefined
+afterEach(async () => {
+  await deployment?.stop()
+  deployment = undefined
+})
+
+/** A group room of the sender and the reader. */
+async function roomOf(url: string, owner: Deployed, member: Deployed): Promise<string> {
+  const reply = await send(`${url}/v1/client/room/create`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.accessToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Faults', type: 2, userIDs: [member.userID] }),
+  })
+  return reply.json.data.room.roomID
+}
+
+/** Resolves when `count` is reached (the sender's onAck calls `reached`). */
+function milestones() {
+  const waiting = new Map<number, () => void>()
+  return {
+    at: (count: number) => new Promise<void>((resolve) => waiting.set(count, resolve)),
+    reached: (count: number) => waiting.get(count)?.(),
+  }
+}
+
+/** Checks storage and the reader against what the senders were told, and prints the tally. */
+async function tally(fault: string, reports: SendReport[], reader: ResyncClient, roomID: string) {
+  const acknowledged = new Set(reports.flatMap((r) => [...r.acknowledged]))
+  const rows = await (deployment as Deployment).query<{ id: string; local_id: string }>(
+    "select id, local_id from messages where room_id = $1 and sender_id <> 'system'",
+    [roomID],
+  )
+  await reader.until(rows.length)
+  const stored = new Set(rows.map((r) => r.local_id))
+  const seen = new Set(reader.seen.map((m) => m.messageID))
+  const lost = [...acknowledged].filter((localID) => !stored.has(localID)).length
+  const unseen = rows.filter((row) => !seen.has(row.id)).length
+  console.log(
+    `${fault}: sent ${reports.reduce((n, r) => n + r.sent, 0)}, acknowledged ${acknowledged.size}, ` +
+      `stored ${rows.length}, received ${reader.seen.length} (repeats dropped ${reader.repeats}), ` +
+      `lost ${lost + unseen}, duplicated ${rows.length - stored.size}; failed attempts ` +
+      `${JSON.stringify(countBy(reports.flatMap((r) => r.failures)))}; sockets closed ${JSON.stringify(countBy(reader.closeCodes))}`,
+  )
+  expect(lost).toBe(0)
+  expect(rows.length).toBe(stored.size)
+  expect(stored).toEqual(acknowledged)
+  expect(unseen).toBe(0)
+  expect(reader.seen).toHaveLength(rows.length)
+}
+
+const countBy = (values: number[]) =>
+  values.reduce<Record<number, number>>((counts, value) => {
+    counts[value] = (counts[value] ?? 0) + 1
+    return counts
+  }, {})
+
+/** Milliseconds until the instance answers /readyz 200. */
+async function timeToReady(url: string): Promise<number> {
+  const started = Date.now()
+  await untilReady({ url } as Parameters<typeof untilReady>[0], 30_000)
+  return Date.now() - started
+}
+
+describe.skipIf(!enabled)('faults, on PostgreSQL and Redis', () => {
+  test('PostgreSQL drops every connection mid-load: no instance dies, failed sends are 503, nothing is lost', async () => {
+    deployment = await Deployment.start(2)
+    const [a, b] = deployment.urls as [string, string]
+    const [alice, bob] = [await deployment.signIn('alice'), await deployment.signIn('bob')]
+    const roomID = await roomOf(a, alice, bob)
+    const reader = new ResyncClient([b, a], bob.accessToken, [roomID])
+    await reader.start()
+
+    const marks = milestones()
+    const urls = () => [a, b]
+    const sending = Promise.all(
+      [0, 1, 2, 3].map((sender) =>
+        sendAll(urls, alice, roomID, {
+          prefix: `pg${sender}`,
+          count: 100,
+          onAck: sender === 0 ? marks.reached : undefined,
+        }),
+      ),
+    )
+    const ready: number[] = []
+    for (const mark of [20, 60]) {
+      await marks.at(mark)
+      expect(await (deployment as Deployment).terminateDatabaseConnections()).toBeGreaterThan(0)
+      ready.push(Math.max(await timeToReady(a), await timeToReady(b)))
+    }
+    const reports = await sending
+    console.log(`PostgreSQL connections terminated: /readyz green again after ${ready.join(' ms, ')} ms`)
+
+    for (const instance of deployment.instances) expect(instance.child.exitCode).toBeNull()
+    const failures = reports.flatMap((r) => r.failures)
+    expect(failures.every((status) => status === 503)).toBe(true)
+    expect(reports.reduce((n, r) => n + r.withRetryAfter, 0)).toBe(failures.length)
+    await tally('PostgreSQL connections terminated', reports, reader, roomID)
+    await reader.stop()
+  })
+
+  test('Redis restarts mid-load: sockets are closed for resync, refused until it is back, and the reader misses nothing', async () => {
+    deployment = await Deployment.start(2)
+    const [a, b] = deployment.urls as [string, string]
+    const [alice, carol, bob] = [
+      await deployment.signIn('alice'),
+      await deployment.signIn('carol'),
+      await deployment.signIn('bob'),
+    ]
+    const roomID = await roomOf(a, alice, bob)
+    await send(`${a}/v1/client/room/participants/add`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ roomID, userIDs: [carol.userID] }),
+    })
+    const reader = new ResyncClient([b, a], bob.accessToken, [roomID])
+    await reader.start()
+
+    // Two senders on two instances write into one room at once, while Redis goes and comes back.
+    const marks = milestones()
+    const sending = Promise.all([
+      sendAll(() => [a], alice, roomID, { prefix: 'alice', count: 200, onAck: marks.reached }),
+      sendAll(() => [b], carol, roomID, { prefix: 'carol', count: 200 }),
+    ])
+    await marks.at(40)
+    await deployment.stopRedis()
+    await marks.at(100)
+    await deployment.startRedis()
+    const ready = Math.max(await timeToReady(a), await timeToReady(b))
+    console.log(`Redis restarted: /readyz green again after ${ready} ms`)
+    const reports = await sending
+
+    expect(reader.closeCodes).toContain(4002)
+    expect(reader.refusals).toBeGreaterThan(0)
+    await tally('Redis restarted', reports, reader, roomID)
+    await reader.stop()
+  })
+
+  test('an instance is killed mid-load: retries on the other store each message once and announce it', async () => {
+    deployment = await Deployment.start(2)
+    const [a, b] = deployment.urls as [string, string]
+    const [alice, bob] = [await deployment.signIn('alice'), await deployment.signIn('bob')]
+    const roomID = await roomOf(a, alice, bob)
+    // The reader stays connected to the instance that lives: only announcements reach it.
+    const reader = new ResyncClient([b, a], bob.accessToken, [roomID])
+    await reader.start()
+
+    const marks = milestones()
+    const sending = Promise.all(
+      [0, 1, 2, 3].map((sender) =>
+        sendAll(() => [a, b], alice, roomID, {
+          prefix: `kill${sender}`,
+          count: 60,
+          onAck: sender === 0 ? marks.reached : undefined,
+        }),
+      ),
+    )
+    await marks.at(20)
+    deployment.instances[0]?.child.kill('SIGKILL')
+    const reports = await sending
+
+    expect(reports.flatMap((r) => r.failures).length).toBeGreaterThan(0)
+    await tally('instance killed', reports, reader, roomID)
+    await reader.stop()
+  })
+
+  test('a malformed or gapped publish on the channel is survived: the one dropped, the other closes sockets for resync', async () => {
+    deployment = await Deployment.start(1)
+    const [a] = deployment.urls as [string]
+    const bob = await deployment.signIn('bob')
+    const socket = await connect(a, bob.accessToken)
+    const redis = new Redis(deployment.env.REDIS_URL as string)
+    await redis.publish('parley:events', 'not json {')
+    await redis.publish('parley:events', JSON.stringify({ origin: 'elsewhere', seq: 'x' }))
+    // Another instance's numbered events for bob: 1 arrives after the garbage, which was dropped;
+    // then 3: number 2 never came.
+    const event = (seq: number) =>
+      JSON.stringify({
+        origin: 'elsewhere',
+        seq,
+        audience: { userIDs: [bob.userID] },
+        event: { eventName: 'test/ping', data: { seq } },
+      })
+    await redis.publish('parley:events', event(1))
+    expect((await socket.waitFor('test/ping'))[0].data).toEqual({ seq: 1 })
+    await redis.publish('parley:events', event(3))
+    expect((await socket.closed).code).toBe(4002)
+    redis.disconnect()
+    expect(deployment.instances[0]?.child.exitCode).toBeNull()
+    expect((await send(`${a}/readyz`, { method: 'GET' })).status).toBe(200)
+  })
+})
