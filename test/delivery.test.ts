@@ -160,4 +160,35 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
     expect(await caseStatus(opened.caseID)).toBe('queued')
     expect(await deliveryStatuses(opened.caseID)).toEqual(['abandoned', 'abandoned'])
   })
+  test('a case that cannot be handed over does not hold up the others', async () => {
+    answer = () => 500
+    const cases = await Promise.all([setup(), setup(), setup()])
+    await drain()
+    const mine = new Set(cases.map(({ opened }) => opened.caseID))
+    // The first of these cases the sweep reaches fails (as a storage hiccup would); the rest must go on.
+    const service = server().app.services.cases
+    const handOver = service.handOverUnresponsive.bind(service)
+    let failed: string | undefined
+    service.handOverUnresponsive = async (caseID, reason) => {
+      if (!failed && mine.has(caseID)) {
+        failed = caseID
+        throw new Error('this one cannot be handed over now')
+      }
+      return handOver(caseID, reason)
+    }
+    try {
+      server().clock.advance(60_000)
+      await drain()
+    } finally {
+      service.handOverUnresponsive = handOver
+    }
+    const statuses = await Promise.all([...mine].map(async (id) => [id, await caseStatus(id)]))
+    expect(statuses.filter(([id]) => id !== failed).map(([, status]) => status)).toEqual(['queued', 'queued'])
+    expect(await caseStatus(failed as string)).toBe('bot')
+    expect(server().logs.some((line) => line.includes('delivery: handover failed'))).toBe(true)
+    // The next sweep takes it.
+    server().clock.advance(1_000)
+    await drain()
+    expect(await caseStatus(failed as string)).toBe('queued')
+  })
 })

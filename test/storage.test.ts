@@ -88,4 +88,40 @@ describeEachDatabase('Database.transaction', (dialect) => {
       await other.close()
     }
   })
+  test.skipIf(dialect !== 'postgres')(
+    'a transaction that loses a deadlock is run again, and both land',
+    async () => {
+      await Promise.all([addOrganization('lock-a'), addOrganization('lock-b')])
+      // Each transaction locks one row, waits until the other has locked its row, then wants the
+      // other's: PostgreSQL kills one of them with 40P01.
+      let runs = 0
+      let arrived = 0
+      let bothLocked: () => void = () => {}
+      const meeting = new Promise<void>((resolve) => {
+        bothLocked = resolve
+      })
+      const crosswise = (first: string, second: string) =>
+        testDatabase.database.transaction(async (trx) => {
+          runs++
+          await trx
+            .updateTable('organizations')
+            .set({ name: `${first} first` })
+            .where('id', '=', first)
+            .execute()
+          if (++arrived === 2) bothLocked()
+          await meeting
+          await trx
+            .updateTable('organizations')
+            .set({ name: `${second} second` })
+            .where('id', '=', second)
+            .execute()
+          return first
+        })
+      expect(await Promise.all([crosswise('lock-a', 'lock-b'), crosswise('lock-b', 'lock-a')])).toEqual([
+        'lock-a',
+        'lock-b',
+      ])
+      expect(runs).toBe(3)
+    },
+  )
 })

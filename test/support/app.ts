@@ -54,6 +54,8 @@ export async function startServer(
   // A server that must know its own address (PUBLIC_URL) listens where it says.
   const port = env.PUBLIC_URL ? Number(new URL(env.PUBLIC_URL).port) : 0
   const url = await app.listen({ host: '127.0.0.1', port })
+  // With Redis, sockets are refused until the hub has subscribed: tests start from a ready server.
+  await untilHubReady(app)
   const post = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const init: RequestInit = { method: 'POST', headers: { ...headers } }
     if (body !== undefined) {
@@ -64,6 +66,18 @@ export async function startServer(
     return send(`${url}${path}`, init)
   }
   return { url, app, clock, testDatabase, logs, post }
+}
+
+async function untilHubReady(app: FastifyInstance, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    try {
+      return await app.services.hub.ready()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
 }
 
 export async function send(url: string, init: RequestInit): Promise<Reply> {

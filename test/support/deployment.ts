@@ -11,6 +11,7 @@ import {
   startRedis,
   startServerProcess,
   stopRedis,
+  untilReady,
 } from './processes.js'
 
 // A Parley deployment of a test's own, for fault tests: a PostgreSQL database and a redis-server
@@ -47,6 +48,7 @@ export class Deployment {
     // One instance first: it migrates the new database; the others find it done.
     deployment.instances.push(await startServerProcess(env))
     for (let i = 1; i < instances; i++) deployment.instances.push(await startServerProcess(env))
+    await Promise.all(deployment.instances.map((instance) => untilReady(instance)))
     const { organizationID } = await runCLIJSON(['org', 'create', '--name', 'Faults'], env)
     deployment.serverKey = (
       await runCLIJSON(['server-key', 'create', '--org', organizationID], env)
