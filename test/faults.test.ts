@@ -139,6 +139,13 @@ describe.skipIf(!enabled)('faults, on PostgreSQL and Redis', () => {
     ])
     await marks.at(40)
     await deployment.stopRedis()
+    // Login attempts are counted in Redis: without it they are refused for now, never let through.
+    const login = await send(`${a}/api/agent/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'nobody@example.com', password: 'guess' }),
+    })
+    expect(login.status).toBe(503)
     await marks.at(100)
     await deployment.startRedis()
     const ready = Math.max(await timeToReady(a), await timeToReady(b))

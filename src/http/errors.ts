@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import FindMyWay from 'find-my-way'
 import { AppError, INTERNAL_MESSAGE, isAppError } from '../errors/app-error.js'
-import { isStorageUnavailable } from '../storage/faults.js'
+import { isUnavailable } from '../errors/faults.js'
 import { failure } from './envelope.js'
 
 declare module 'fastify' {
@@ -21,7 +21,7 @@ export const RETRY_AFTER_SECONDS = 1
  */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error
-  if (isStorageUnavailable(error))
+  if (isUnavailable(error))
     return new AppError('unavailable', 'Service temporarily unavailable; try again')
   return fromFastify(error as FastifyError)
 }

@@ -1,8 +1,8 @@
-// How storage failures are told apart. A database that restarts, fails over or is briefly locked
-// by another process is weather: the request that met it is answered 503 (try again), and the
-// process carries on. Only what is neither is a bug (500).
+// How failures of what Parley depends on are told apart. A database that restarts, fails over or
+// is briefly locked by another process, or a Redis that is away, is weather: the request that met
+// it is answered 503 (try again), and the process carries on. Only what is neither is a bug (500).
 
-/** Node's socket errors and pg's own words for a connection that broke or never came. */
+/** Node's socket errors, and pg's and ioredis' own words for a connection that broke or never came. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -16,6 +16,7 @@ const BROKEN_CONNECTION = [
   'Client has encountered a connection error',
   'timeout exceeded when trying to connect',
   'Connection is closed',
+  'Reached the max retries per request limit',
 ]
 
 /**
@@ -26,7 +27,7 @@ const isOutageState = (state: string) =>
   state.startsWith('08') || state === '53300' || /^57P0[123]$/.test(state)
 
 /** True when the database is away or busy for now: the same request may well succeed later. */
-export function isStorageUnavailable(error: unknown): boolean {
+export function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false
   const code = (error as { code?: unknown }).code
   if (typeof code === 'string') {
