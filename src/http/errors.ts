@@ -21,8 +21,7 @@ export const RETRY_AFTER_SECONDS = 1
  */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error
-  if (isUnavailable(error))
-    return new AppError('unavailable', 'Service temporarily unavailable; try again')
+  if (isUnavailable(error)) return new AppError('unavailable', 'Service temporarily unavailable; try again')
   return fromFastify(error as FastifyError)
 }
 

@@ -32,6 +32,10 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
     const pool = new pg.Pool({
       connectionString: config.databaseURL,
       max: 20,
+      // A database that is unreachable (not refusing: gone) answers 503 within seconds instead of
+      // holding requests; TCP keep-alive finds connections a failover left dangling.
+      connectionTimeoutMillis: 3000,
+      keepAlive: true,
       // Times are epoch ms in bigint columns: well inside Number's exact range.
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
