@@ -117,7 +117,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(visitorAPI)
   await app.register(webhookAPI)
   await app.register(agentAPI, { redisURL: config.redisURL })
-  await app.register(gateway, { presence, ...GATEWAY_DEFAULTS, ...options.realtime })
+  await app.register(gateway, { presence, clock, ...GATEWAY_DEFAULTS, ...options.realtime })
   await app.register(consoleApp)
   return app
 }
