@@ -116,7 +116,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(chatAPI)
   await app.register(visitorAPI)
   await app.register(webhookAPI)
-  await app.register(agentAPI, { redisURL: config.redisURL })
+  await app.register(agentAPI, { redisURL: config.redisURL, clock })
   await app.register(gateway, { presence, clock, ...GATEWAY_DEFAULTS, ...options.realtime })
   await app.register(consoleApp)
   return app
