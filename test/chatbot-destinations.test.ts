@@ -108,7 +108,9 @@ describeEachDatabase('chatbot destinations', (dialect) => {
       message: "Param 'url' points to a private or local address (see CHATBOT_URL_ALLOW)",
       field: 'url',
     }
-    const replies = await Promise.all(REFUSED.map((url) => call('/admin/chatbot/create', { name: 'Evil', url })))
+    const replies = await Promise.all(
+      REFUSED.map((url) => call('/admin/chatbot/create', { name: 'Evil', url })),
+    )
     expect(replies.map((r) => r.status)).toEqual(REFUSED.map(() => 400))
     for (const reply of replies) expect(reply.json.error).toEqual(refusal)
 
