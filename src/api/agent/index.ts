@@ -18,7 +18,7 @@ import {
 } from '../../http/params.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
 import type { Clock } from '../../lib/clock.js'
-import { constantTimeEqual } from '../../lib/secrets.js'
+import { constantTimeEqual, csrfTokenOf, hashSecret } from '../../lib/secrets.js'
 import { readBearer } from '../auth/bearer.js'
 import { messageShape } from '../chat/shapes.js'
 import { caseMessage, caseRequest, caseShape } from '../visitor/index.js'
@@ -29,6 +29,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set on agent routes: the signed-in agent. */
     agent: AgentIdentity
+    /** Set on agent routes: the session's CSRF token, derived from the token presented. */
+    agentCSRFToken: string
   }
   interface FastifyContextConfig {
     /** False on agent routes that change nothing and so need no X-CSRF-Token with the cookie. */
@@ -199,7 +201,7 @@ export async function agentAPI(
       },
       async (r) =>
         success({
-          csrfToken: r.agent.csrfToken,
+          csrfToken: r.agentCSRFToken,
           expiresAt: r.agent.expiresAt,
           agentAccount: await agents.get(r.agent.agentAccountID),
         }),
@@ -317,9 +319,14 @@ async function authenticateAgent(
   if (!token)
     throw new AppError('missingAuthorization', 'Sign in first (Authorization header or session cookie)')
   request.agent = await this.services.agents.authenticate(token)
+  request.agentCSRFToken = csrfTokenOf(token)
   if (bearer || request.routeOptions.config.csrf === false) return
   const csrfToken = request.headers['x-csrf-token']
-  if (typeof csrfToken !== 'string' || !constantTimeEqual(csrfToken, request.agent.csrfToken)) {
+  // Stored as a hash, like every token: compare the hash of what came, in constant time.
+  if (
+    typeof csrfToken !== 'string' ||
+    !constantTimeEqual(hashSecret(csrfToken), request.agent.csrfTokenHash)
+  ) {
     throw new AppError('forbidden', 'CSRF token missing or wrong')
   }
 }
