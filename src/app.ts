@@ -19,6 +19,7 @@ import { loggerOptions } from './http/logging.js'
 import { useMetrics } from './http/metrics.js'
 import { useZodSchemas } from './http/validation.js'
 import { type Clock, systemClock } from './lib/clock.js'
+import { DestinationPolicy } from './lib/destinations.js'
 import { GATEWAY_DEFAULTS, gateway } from './realtime/gateway.js'
 import { LocalHub } from './realtime/hub.js'
 import { LocalPresence, Presence, RedisPresence } from './realtime/presence.js'
@@ -65,7 +66,14 @@ export async function buildApp(options: AppOptions) {
   })
   // Without Redis, one instance: events and presence stay in the process.
   const hub = config.redisURL ? new RedisHub(config.redisURL, app.log) : new LocalHub(app.log)
-  const services = createServices({ database, clock, masterKey, hub, publicURL: config.publicURL })
+  const services = createServices({
+    database,
+    clock,
+    masterKey,
+    hub,
+    publicURL: config.publicURL,
+    destinations: new DestinationPolicy(config.chatbotURLAllow),
+  })
   const presence = new Presence(
     config.redisURL ? new RedisPresence(config.redisURL, () => clock.now()) : new LocalPresence(),
     {
@@ -116,8 +124,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(chatAPI)
   await app.register(visitorAPI)
   await app.register(webhookAPI)
-  await app.register(agentAPI, { redisURL: config.redisURL })
-  await app.register(gateway, { presence, ...GATEWAY_DEFAULTS, ...options.realtime })
+  await app.register(agentAPI, { redisURL: config.redisURL, clock })
+  await app.register(gateway, { presence, clock, ...GATEWAY_DEFAULTS, ...options.realtime })
   await app.register(consoleApp)
   return app
 }

@@ -12,6 +12,7 @@ import { TicketsService } from './domain/tickets/tickets.service.js'
 import { TopicsService } from './domain/topics/topics.service.js'
 import { UsersService } from './domain/users/users.service.js'
 import type { Clock } from './lib/clock.js'
+import type { DestinationPolicy } from './lib/destinations.js'
 import { Sealer } from './lib/sealed.js'
 import { type Hub, LocalHub } from './realtime/hub.js'
 import type { Database } from './storage/database.js'
@@ -41,6 +42,8 @@ export interface Dependencies {
   publicURL: string
   /** Where events go; in-process unless given. */
   hub?: Hub
+  /** Where chatbot URLs may point (CHATBOT_URL_ALLOW); no private destination unless given. */
+  destinations?: DestinationPolicy
 }
 
 export function createServices({
@@ -49,6 +52,7 @@ export function createServices({
   masterKey,
   publicURL,
   hub = new LocalHub(),
+  destinations,
 }: Dependencies): Services {
   const organizations = new OrganizationsService(database, clock)
   const users = new UsersService(database)
@@ -61,6 +65,7 @@ export function createServices({
     new Sealer(masterKey, 'chatbot-secret'),
     organizations,
     publicURL,
+    destinations,
   )
   const cases = new CasesService({ database, clock, hub, rooms, messages, topics, chatbots, organizations })
   chatbots.onDeactivated = (chatbotIDs) => cases.handOverFromChatbots(chatbotIDs)

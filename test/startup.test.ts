@@ -22,6 +22,7 @@ describe('configuration', () => {
       deliveryTimeoutSeconds: 10,
       trustProxy: false,
       logLevel: 'info',
+      chatbotURLAllow: expect.objectContaining({ entries: [] }),
     })
   })
 

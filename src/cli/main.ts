@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config/config.js'
 import { loadMasterKey } from '../config/master-key.js'
 import { isAppError } from '../errors/app-error.js'
 import { systemClock } from '../lib/clock.js'
+import { DestinationPolicy } from '../lib/destinations.js'
 import { createServices } from '../services.js'
 import { migrate, openDatabase } from '../storage/database.js'
 import { type Command, commands } from './commands.js'
@@ -88,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
       clock: systemClock,
       masterKey: loadMasterKey(config),
       publicURL: config.publicURL,
+      destinations: new DestinationPolicy(config.chatbotURLAllow),
     })
     const input = parsed.command.stdin ? await readLine() : ''
     print(await parsed.command.run(services, parsed.options, input), parsed.json)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { type AllowList, parseAllowList } from '../lib/destinations.js'
 
 /** Everything Parley reads from its environment, parsed and checked once at start. */
 export interface Config {
@@ -18,6 +19,8 @@ export interface Config {
   /** Proxies whose X-Forwarded-* headers are believed (Fastify's trustProxy): false, true, or addresses. */
   trustProxy: boolean | string[]
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** Private destinations a chatbot URL may point at anyway (CHATBOT_URL_ALLOW). */
+  chatbotURLAllow: AllowList
 }
 
 export class ConfigError extends Error {}
@@ -50,6 +53,17 @@ const env = z.object({
   DELIVERY_TIMEOUT: z.coerce.number().int().min(1).max(120).default(10),
   TRUST_PROXY: z.string().default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CHATBOT_URL_ALLOW: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      try {
+        return parseAllowList(value)
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `has ${(error as Error).message}` })
+        return z.NEVER
+      }
+    }),
 })
 
 /** `true`/`false`, or a comma-separated list of proxy addresses or CIDRs. */
@@ -91,5 +105,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     deliveryTimeoutSeconds: e.DELIVERY_TIMEOUT,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
+    chatbotURLAllow: e.CHATBOT_URL_ALLOW,
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { privateDataDir } from '../storage/data-dir.js'
 import { type Config, ConfigError } from './config.js'
 
 /**
@@ -10,7 +11,7 @@ import { type Config, ConfigError } from './config.js'
  */
 export function loadMasterKey(config: Config): Buffer {
   if (config.masterKey) return config.masterKey
-  mkdirSync(config.dataDir, { recursive: true })
+  privateDataDir(config.dataDir)
   const path = join(config.dataDir, 'master.key')
   const draft = `${path}.${process.pid}.tmp`
   writeFileSync(draft, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 })

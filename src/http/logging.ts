@@ -2,16 +2,43 @@ import type { FastifyRequest } from 'fastify'
 import type { LoggerOptions } from 'pino'
 
 // Logs never carry a secret, ticket or token: credential headers and fields are censored, and
-// credential-looking query parameters (`/connect?authorization=Bearer ...`) are masked in URLs.
+// logged URLs keep only what is known to be harmless. Query values are masked except those of
+// LOGGED_QUERY (a token may come in any parameter: `?jwt=`, `?refreshToken=`, `?apiKey=`...), and
+// path segments that look like credentials (long, letters and digits) are masked too.
 
-const SENSITIVE_QUERY = /^(authorization|access_?token|token|ticket|secret|key)$/i
+/** Query parameters whose values are never secret. */
+const LOGGED_QUERY = new Set(['check'])
+/** A credential-looking path segment: 20+ characters with letters and digits (IDs are digits). */
+const CREDENTIAL_SEGMENT = /^(?=.*\d)(?=.*[A-Za-z])[^/]{20,}$/
+const MASK = '%5Bredacted%5D'
 
 export function redactURL(url: string): string {
   const query = url.indexOf('?')
-  if (query === -1) return url
-  const search = new URLSearchParams(url.slice(query + 1))
-  for (const name of [...search.keys()]) if (SENSITIVE_QUERY.test(name)) search.set(name, '[redacted]')
-  return `${url.slice(0, query)}?${search.toString()}`
+  const path = (query === -1 ? url : url.slice(0, query))
+    .split('/')
+    .map((segment) => (CREDENTIAL_SEGMENT.test(segment) ? MASK : segment))
+    .join('/')
+  if (query === -1) return path
+  const parameters = url
+    .slice(query + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((parameter) => {
+      const [name = ''] = parameter.split('=', 1)
+      if (LOGGED_QUERY.has(decodeName(name))) return parameter
+      // `?<token>` alone puts the secret in the name.
+      return `${CREDENTIAL_SEGMENT.test(name) ? MASK : name}=${MASK}`
+    })
+  return `${path}?${parameters.join('&')}`
+}
+
+/** A query parameter's name as the application sees it; a malformed one is not on the list. */
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '))
+  } catch {
+    return ''
+  }
 }
 
 export function loggerOptions(level: string): LoggerOptions {

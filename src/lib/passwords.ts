@@ -1,4 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
+import { Semaphore } from './semaphore.js'
 
 // Agents' passwords, stored as `scrypt$N$r$p$<salt>$<hash>` (base64url), so the cost can grow later.
 const N = 16384
@@ -6,11 +7,22 @@ const R = 8
 const P = 1
 const KEY_LENGTH = 32
 
+/**
+ * Hashes run on libuv's threadpool (4 threads, shared with file and DNS work). Two at a time keep
+ * a burst of logins from taking every core and thread: the rest of the server stays responsive,
+ * and further logins wait their turn.
+ */
+export const PASSWORD_HASH_CONCURRENCY = 2
+export const passwordHashing = new Semaphore(PASSWORD_HASH_CONCURRENCY)
+
 const derive = (password: string, salt: Buffer, options: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+  passwordHashing.run(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
   )
 
 export async function hashPassword(password: string): Promise<string> {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 
 // Random bytes are drawn from the system a pool at a time (as crypto.randomUUID does): one
 // system call per 128 tokens instead of one per token. Each byte is handed out once.
@@ -24,6 +24,14 @@ export function randomToken(bytes = 32): string {
  */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('base64url')
+}
+
+/**
+ * The CSRF token of an agent session, derived from its session token: the session can be shown
+ * its CSRF token again (after a console reload) while only the token's hash is stored.
+ */
+export function csrfTokenOf(sessionToken: string): string {
+  return createHmac('sha256', sessionToken).update('parley agent csrf').digest('base64url')
 }
 
 /** Constant-time comparison of two secrets or hashes (the time says nothing of where they differ). */

@@ -13,8 +13,15 @@ import { errorEnvelope, successEnvelope } from '../http/docs-schemas.js'
 import { failure, success } from '../http/envelope.js'
 import { toAppError } from '../http/errors.js'
 import { parseParams } from '../http/validation.js'
+import type { Clock } from '../lib/clock.js'
 import { newID } from '../lib/ids.js'
 import { Connection, Connections } from './connections.js'
+import {
+  FLOOD_CLOSE_CODE,
+  FRAME_LIMIT_DEFAULTS,
+  type FrameLimitOptions,
+  SocketLimits,
+} from './frame-limits.js'
 import type { Presence } from './presence.js'
 
 /** The host of an Origin header; undefined when absent or not a URL (`null` from sandboxed pages). */
@@ -33,15 +40,21 @@ declare module 'fastify' {
   }
 }
 
-export interface GatewayOptions {
+export interface GatewayOptions extends FrameLimitOptions {
   presence: Presence
+  /** Time for the frame limits (tests move it by hand). */
+  clock: Clock
   /** Protocol pings this often; a socket that misses two pongs is dropped (DESIGN §6: 25 s). */
   pingIntervalMs: number
   /** A socket with more than this waiting to be sent is cut off as a slow consumer (1 MiB). */
   maxBufferedBytes: number
 }
 
-export const GATEWAY_DEFAULTS = { pingIntervalMs: 25_000, maxBufferedBytes: 1024 * 1024 }
+export const GATEWAY_DEFAULTS = {
+  pingIntervalMs: 25_000,
+  maxBufferedBytes: 1024 * 1024,
+  ...FRAME_LIMIT_DEFAULTS,
+}
 
 /** Close code: this instance may have lost events for the socket; reconnect and resync. */
 export const CLOSE_RESYNC = 4002
@@ -59,6 +72,18 @@ interface ClientFrame {
   id?: unknown
 }
 
+/** The `id` of a frame, if it has one, to echo in the answer to a frame that is not handled. */
+function idOf(raw: RawData): unknown {
+  try {
+    return (JSON.parse(raw.toString()) as ClientFrame | null)?.id
+  } catch {
+    return undefined
+  }
+}
+
+const answer = (id: unknown, eventName: string, data: unknown) =>
+  JSON.stringify(id === undefined ? { eventName, data } : { eventName, id, data })
+
 /**
  * `GET /connect`: the WebSocket of clients (DESIGN §6). The access token is checked before the
  * upgrade (401 in the envelope otherwise); then hub events for the socket's user and session
@@ -66,7 +91,7 @@ interface ClientFrame {
  * upgrade only checks the token.
  */
 export async function gateway(app: FastifyInstance, options: GatewayOptions): Promise<void> {
-  const { presence, pingIntervalMs, maxBufferedBytes } = options
+  const { presence, pingIntervalMs, maxBufferedBytes, clock } = options
   const { services } = app
   const connections = new Connections()
 
@@ -110,7 +135,11 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     unlisten()
   })
 
-  const handle = async (connection: Connection, frame: ClientFrame): Promise<unknown> => {
+  const handle = async (
+    connection: Connection,
+    frame: ClientFrame,
+    limits: SocketLimits,
+  ): Promise<unknown> => {
     // Agents act through the agent API; their sockets only listen.
     if (connection.isAgent) throw paramError('eventName', 'is invalid')
     switch (frame.eventName) {
@@ -119,7 +148,10 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       case 'chat/startTyping':
       case 'chat/stopTyping': {
         const { roomID } = parseParams(roomRequest, frame.data)
+        // A client repeating the same notice (or flooding it) is answered, not relayed again.
+        if (!limits.isTypingNews(roomID, frame.eventName)) return { roomID }
         await services.rooms.typing(connection.client, roomID, frame.eventName === 'chat/startTyping')
+        limits.typingRelayed(roomID, frame.eventName)
         return { roomID }
       }
       default:
@@ -127,19 +159,22 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     }
   }
 
-  const onFrame = async (connection: Connection, raw: RawData, request: FastifyRequest) => {
+  const onFrame = async (
+    connection: Connection,
+    raw: RawData,
+    request: FastifyRequest,
+    limits: SocketLimits,
+  ) => {
     let frame: ClientFrame = {}
-    const reply = (eventName: string, data: unknown) => {
-      const answer = frame.id === undefined ? { eventName, data } : { eventName, id: frame.id, data }
-      connection.send(JSON.stringify(answer), maxBufferedBytes)
-    }
+    const reply = (eventName: string, data: unknown) =>
+      connection.send(answer(frame.id, eventName, data), maxBufferedBytes)
     try {
       frame = JSON.parse(raw.toString()) as ClientFrame
       if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) {
         frame = {}
         throw new AppError('invalidParam', 'Frame must be a JSON object')
       }
-      reply(String(frame.eventName), await handle(connection, frame))
+      reply(String(frame.eventName), await handle(connection, frame, limits))
     } catch (error) {
       const appError =
         error instanceof SyntaxError
@@ -167,8 +202,18 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     socket.on('pong', () => {
       connection.missedPongs = 0
     })
+    const limits = new SocketLimits(clock, options)
     socket.on('message', (raw) => {
-      connection.queue = connection.queue.then(() => onFrame(connection, raw, request))
+      if (socket.readyState !== socket.OPEN) return
+      const verdict = limits.admit()
+      if (verdict === 'handle') {
+        connection.queue = connection.queue.then(() => onFrame(connection, raw, request, limits))
+        return
+      }
+      // Refused without being handled: a flood costs little more than reading it.
+      const tooMany = new AppError('rateLimited', 'too many frames; slow down')
+      connection.send(answer(idOf(raw), 'error', failure(tooMany)), maxBufferedBytes)
+      if (verdict === 'close') socket.close(FLOOD_CLOSE_CODE, 'too many frames')
     })
     socket.on('close', () => {
       connections.remove(connection)

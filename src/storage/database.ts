@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config/config.js'
 import { retryConflicts } from '../errors/faults.js'
+import { DATABASE_FILE, privateDatabaseFiles, privateDataDir } from './data-dir.js'
 import { GroupCommit } from './group-commit.js'
 import { migrations } from './migrations/index.js'
 import { withNamedStatements } from './postgres-pool.js'
@@ -53,8 +53,9 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
       close: () => db.destroy(),
     }
   }
-  mkdirSync(config.dataDir, { recursive: true })
-  const sqlite = new SQLite(join(config.dataDir, 'parley.db'))
+  privateDataDir(config.dataDir)
+  const sqlite = new SQLite(join(config.dataDir, DATABASE_FILE))
+  privateDatabaseFiles(config.dataDir)
   sqlite.pragma('journal_mode = WAL')
   // The CLI and the server share the file: wait for the other's write lock instead of failing.
   sqlite.pragma('busy_timeout = 5000')

@@ -186,7 +186,8 @@ export interface AgentSessionsTable {
   /** hashSecret(token): the cookie or bearer token is only ever in the login response. */
   token_hash: string
   agent_account_id: string
-  csrf_token: string
+  /** SHA-256 of the session's CSRF token (hashSecret). */
+  csrf_token_hash: string
   created: number
   expires_at: number
   revoked_at: number | null

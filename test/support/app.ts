@@ -6,6 +6,12 @@ import { loadConfig } from '../../src/config/config.js'
 import { ManualClock } from '../../src/lib/clock.js'
 import { createTestDatabase, type DialectName, type TestDatabase } from './databases.js'
 
+/**
+ * Test chatbots listen on 127.0.0.1, a destination Parley refuses by default: test servers and
+ * processes allow it, as an operator would (tests of the refusal set CHATBOT_URL_ALLOW: '').
+ */
+export const LOCAL_BOTS_ALLOWED = { CHATBOT_URL_ALLOW: '127.0.0.1' }
+
 /** A running Parley on a loopback port, on a fresh database, with its log lines captured. */
 export interface TestServer {
   url: string
@@ -40,7 +46,7 @@ export async function startServer(
       done()
     },
   })
-  const config = loadConfig({ ...testDatabase.env, LOG_LEVEL: 'debug', ...env })
+  const config = loadConfig({ ...testDatabase.env, ...LOCAL_BOTS_ALLOWED, LOG_LEVEL: 'debug', ...env })
   const app = await buildApp({
     config,
     database: testDatabase.database,

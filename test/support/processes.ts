@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { type AddressInfo, createServer } from 'node:net'
 import { createInterface } from 'node:readline'
-import { send } from './app.js'
+import { LOCAL_BOTS_ALLOWED, send } from './app.js'
 
 // Parley's own entry points run as users run them: the built CLI and server, in child processes.
 
@@ -22,7 +22,7 @@ export function runCLI(
     const child = execFile(
       process.execPath,
       ['dist/cli/main.js', ...args],
-      { env: { PATH: process.env.PATH, ...env } },
+      { env: { PATH: process.env.PATH, ...LOCAL_BOTS_ALLOWED, ...env } },
       (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
       },
@@ -53,7 +53,7 @@ export interface ServerProcess {
 /** Starts `node dist/main.js` on a free port and waits until it listens. */
 export function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['dist/main.js'], {
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...LOCAL_BOTS_ALLOWED, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const lines: string[] = []

@@ -17,16 +17,20 @@ import {
   requiredText,
 } from '../../http/params.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
-import { constantTimeEqual } from '../../lib/secrets.js'
+import type { Clock } from '../../lib/clock.js'
+import { constantTimeEqual, csrfTokenOf, hashSecret } from '../../lib/secrets.js'
 import { readBearer } from '../auth/bearer.js'
 import { messageShape } from '../chat/shapes.js'
 import { caseMessage, caseRequest, caseShape } from '../visitor/index.js'
 import { adminAPI } from './admin.js'
+import { AddressLoginLimit, MemoryCounter, RedisCounter } from './login-limit.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set on agent routes: the signed-in agent. */
     agent: AgentIdentity
+    /** Set on agent routes: the session's CSRF token, derived from the token presented. */
+    agentCSRFToken: string
   }
   interface FastifyContextConfig {
     /** False on agent routes that change nothing and so need no X-CSRF-Token with the cookie. */
@@ -36,7 +40,10 @@ declare module 'fastify' {
 
 const PREFIX = '/api/agent/v1'
 export const AGENT_COOKIE = 'parley_agent'
-/** Login attempts per minute, per address and account: enough for typos, too few for guessing. */
+/**
+ * Login attempts per minute, per address and account: enough for typos, too few for guessing.
+ * Failed logins per address across accounts have a limit of their own (login-limit.ts).
+ */
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10
 
 const login = params({ email: requiredText({ max: 255 }), password: requiredText({ max: 1024 }) })
@@ -106,7 +113,7 @@ const errors = {
  */
 export async function agentAPI(
   fastify: FastifyInstance,
-  options: { redisURL: string | undefined },
+  options: { redisURL: string | undefined; clock: Clock },
 ): Promise<void> {
   await fastify.register(cookie)
   // With Redis, login attempts are counted across instances.
@@ -114,6 +121,10 @@ export async function agentAPI(
   if (redis) fastify.addHook('onClose', async () => redis.disconnect())
   // Counted before the handler but after parsing, so the key can name the account tried.
   await fastify.register(rateLimit, { global: false, hook: 'preHandler', ...(redis ? { redis } : {}) })
+  const addressLimit = new AddressLoginLimit(
+    redis ? new RedisCounter(redis) : new MemoryCounter(),
+    options.clock,
+  )
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { agents, cases } = app.services
   const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
@@ -145,7 +156,9 @@ export async function agentAPI(
       },
     },
     async (request, reply) => {
-      const session = await agents.login(request.body.email, request.body.password)
+      // Both limits are checked before the password is hashed: a refused attempt costs no scrypt.
+      const { email, password } = request.body
+      const session = await addressLimit.attempt(request.ip, reply, () => agents.login(email, password))
       reply.setCookie(AGENT_COOKIE, session.token, {
         httpOnly: true,
         sameSite: 'strict',
@@ -188,7 +201,7 @@ export async function agentAPI(
       },
       async (r) =>
         success({
-          csrfToken: r.agent.csrfToken,
+          csrfToken: r.agentCSRFToken,
           expiresAt: r.agent.expiresAt,
           agentAccount: await agents.get(r.agent.agentAccountID),
         }),
@@ -306,9 +319,14 @@ async function authenticateAgent(
   if (!token)
     throw new AppError('missingAuthorization', 'Sign in first (Authorization header or session cookie)')
   request.agent = await this.services.agents.authenticate(token)
+  request.agentCSRFToken = csrfTokenOf(token)
   if (bearer || request.routeOptions.config.csrf === false) return
   const csrfToken = request.headers['x-csrf-token']
-  if (typeof csrfToken !== 'string' || !constantTimeEqual(csrfToken, request.agent.csrfToken)) {
+  // Stored as a hash, like every token: compare the hash of what came, in constant time.
+  if (
+    typeof csrfToken !== 'string' ||
+    !constantTimeEqual(hashSecret(csrfToken), request.agent.csrfTokenHash)
+  ) {
     throw new AppError('forbidden', 'CSRF token missing or wrong')
   }
 }

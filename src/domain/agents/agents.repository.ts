@@ -72,7 +72,7 @@ export const findAgentSession = (db: Kysely<Schema>, tokenHash: string) =>
     .innerJoin('agent_accounts as a', 'a.id', 's.agent_account_id')
     .select([
       's.token_hash',
-      's.csrf_token',
+      's.csrf_token_hash',
       's.expires_at',
       's.revoked_at',
       'a.id',

@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.js'
 import { isEmail } from '../../lib/formats.js'
 import { newID } from '../../lib/ids.js'
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/passwords.js'
-import { hashSecret, randomToken } from '../../lib/secrets.js'
+import { csrfTokenOf, hashSecret, randomToken } from '../../lib/secrets.js'
 import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
@@ -46,8 +46,8 @@ export interface AgentIdentity {
   agentAccountID: string
   organizationID: string
   role: AgentRole
-  /** The session's CSRF token: cookie-authenticated changes must echo it in X-CSRF-Token. */
-  csrfToken: string
+  /** SHA-256 of the session's CSRF token, which cookie-authenticated changes echo in X-CSRF-Token. */
+  csrfTokenHash: string
   tokenHash: string
   /** When the session ends (epoch ms). */
   expiresAt: number
@@ -98,7 +98,7 @@ export class AgentsService {
         agentAccountID: row.id,
         organizationID: row.organization_id,
         role: row.role as AgentRole,
-        csrfToken: row.csrf_token,
+        csrfTokenHash: row.csrf_token_hash,
         tokenHash,
         expiresAt: row.expires_at,
       }
@@ -217,12 +217,12 @@ export class AgentsService {
     if (!row || !matches) throw new AppError('invalidToken', 'email or password is wrong')
     const now = this.clock.now()
     const token = randomToken()
-    const csrfToken = randomToken(18)
+    const csrfToken = csrfTokenOf(token)
     const expiresAt = now + AGENT_SESSION_MS
     await insertAgentSession(this.database.db, {
       token_hash: hashSecret(token),
       agent_account_id: row.id,
-      csrf_token: csrfToken,
+      csrf_token_hash: hashSecret(csrfToken),
       created: now,
       expires_at: expiresAt,
       revoked_at: null,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
+import { DestinationPolicy } from '../../lib/destinations.js'
 import { isHTTPURL } from '../../lib/formats.js'
 import { newID } from '../../lib/ids.js'
 import type { Sealer } from '../../lib/sealed.js'
@@ -68,6 +69,8 @@ export class ChatbotsService {
     private readonly sealer: Sealer,
     private readonly organizations: OrganizationsService,
     private readonly publicURL: string,
+    /** Where chatbot URLs may point; the delivery worker connects through it too. */
+    readonly destinations = new DestinationPolicy(),
   ) {
     this.cache = new TTLCache(clock, CHATBOT_CACHE_MS, async (id) => {
       const row = await findChatbot(database.db, id)
@@ -77,7 +80,7 @@ export class ChatbotsService {
 
   async create(organizationID: string, input: { name: string; url: string }): Promise<ChatbotDetails> {
     await this.organizations.get(organizationID)
-    if (!isHTTPURL(input.url)) throw paramError('url', 'is invalid')
+    this.checkURL(input.url)
     const now = this.clock.now()
     const secretKey = newSecretKey()
     const id = newID()
@@ -107,7 +110,7 @@ export class ChatbotsService {
     changes: { name?: string | undefined; url?: string | undefined },
   ): Promise<ChatbotDetails> {
     await this.show(chatbotID)
-    if (changes.url !== undefined && !isHTTPURL(changes.url)) throw paramError('url', 'is invalid')
+    if (changes.url !== undefined) this.checkURL(changes.url)
     await updateChatbot(this.database.db, chatbotID, {
       ...(changes.name ? { name: changes.name } : {}),
       ...(changes.url ? { url: changes.url } : {}),
@@ -115,6 +118,12 @@ export class ChatbotsService {
     })
     this.cache.delete(chatbotID)
     return this.show(chatbotID)
+  }
+
+  private checkURL(url: string): void {
+    if (!isHTTPURL(url)) throw paramError('url', 'is invalid')
+    if (!this.destinations.allowsURL(url))
+      throw paramError('url', 'points to a private or local address (see CHATBOT_URL_ALLOW)')
   }
 
   async show(chatbotID: string): Promise<ChatbotDetails> {

@@ -3,6 +3,7 @@ import https from 'node:https'
 import type { FastifyBaseLogger } from 'fastify'
 import { Webhook } from 'standardwebhooks'
 import type { Clock } from '../../lib/clock.js'
+import { ForbiddenDestination } from '../../lib/destinations.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesService } from '../cases/cases.service.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
@@ -43,7 +44,7 @@ export interface DeliveryMeter {
   lag(seconds: number): void
 }
 
-type Attempt = { status: number } | { status: 'network' | 'timeout'; error: string }
+type Attempt = { status: number } | { status: 'network' | 'timeout' | 'refused'; error: string }
 
 class TimeoutError extends Error {}
 const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 })
@@ -247,11 +248,19 @@ export class DeliveryWorker {
 
   /**
    * One attempt over node:http(s) with keep-alive agents: fetch's web streams cost more than the
-   * rest of a delivery.
+   * rest of a delivery. The destination is checked as it is connected to (see DestinationPolicy):
+   * a refused one is `refused`, which fails the delivery for good.
    */
   private post(url: string, headers: Record<string, string>, body: string): Promise<Attempt> {
     return new Promise((resolve) => {
       const target = new URL(url)
+      const { destinations } = this.deps.chatbots
+      try {
+        destinations.checkLiteral(target)
+      } catch (error) {
+        resolve({ status: 'refused', error: (error as Error).message })
+        return
+      }
       const secure = target.protocol === 'https:'
       const request = (secure ? https : http).request(
         target,
@@ -259,6 +268,7 @@ export class DeliveryWorker {
           method: 'POST',
           headers: { ...headers, 'content-length': Buffer.byteLength(body) },
           agent: secure ? httpsAgent : httpAgent,
+          lookup: destinations.lookup,
           timeout: this.options.timeoutMs,
         },
         (response) => {
@@ -275,7 +285,9 @@ export class DeliveryWorker {
         resolve(
           error instanceof TimeoutError
             ? { status: 'timeout', error: 'timed out' }
-            : { status: 'network', error: error.message },
+            : error instanceof ForbiddenDestination
+              ? { status: 'refused', error: error.message }
+              : { status: 'network', error: error.message },
         ),
       )
       request.end(body)

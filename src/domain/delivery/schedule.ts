@@ -10,8 +10,12 @@ export function retryDelay(attempts: number, jitter: number): number {
   return Math.round(base * (1 - 0.2 * jitter))
 }
 
-/** What an attempt's outcome means: done, try again later, or never. */
-export function classify(status: number | 'network' | 'timeout'): 'sent' | 'retry' | 'failed' {
+/**
+ * What an attempt's outcome means: done, try again later, or never. A refused destination (a
+ * private address, see DestinationPolicy) will not become allowed by waiting: never.
+ */
+export function classify(status: number | 'network' | 'timeout' | 'refused'): 'sent' | 'retry' | 'failed' {
+  if (status === 'refused') return 'failed'
   if (typeof status !== 'number') return 'retry'
   if (status >= 200 && status < 300) return 'sent'
   if (status === 408 || status === 429 || status >= 500) return 'retry'
