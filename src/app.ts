@@ -8,13 +8,13 @@ import { consoleApp } from './api/console/index.js'
 import { opsAPI } from './api/ops/health.js'
 import { serverAPI } from './api/server/index.js'
 import { visitorAPI } from './api/visitor/index.js'
-import { webhookAPI } from './api/webhook/index.js'
+import { WEBHOOK_PREFIX, webhookAPI, webhookFormat } from './api/webhook/index.js'
 import type { Config } from './config/config.js'
 import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
 import { useCORS } from './http/cors.js'
 import { useDocs } from './http/docs.js'
-import { useErrorMapping } from './http/errors.js'
+import { ErrorFormats, useErrorMapping } from './http/errors.js'
 import { loggerOptions } from './http/logging.js'
 import { useMetrics } from './http/metrics.js'
 import { useZodSchemas } from './http/validation.js'
@@ -58,7 +58,11 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
  */
 export async function buildApp(options: AppOptions) {
   const { config, database, masterKey, clock = systemClock, logStream } = options
+  // The webhook answers in plain text, even what Node's parser or the router refuses on its path.
+  const errorFormats = new ErrorFormats([[WEBHOOK_PREFIX, webhookFormat]])
   const app: FastifyInstance = Fastify({
+    clientErrorHandler: errorFormats.onClientError,
+    frameworkErrors: errorFormats.onFrameworkError,
     logger: { ...loggerOptions(config.logLevel), ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: BODY_LIMIT,
     // Behind a load balancer: the client's address (rate limits, logs) and https (Secure cookies).
@@ -112,7 +116,7 @@ export async function buildApp(options: AppOptions) {
     await database.close()
   })
 
-  useErrorMapping(app)
+  useErrorMapping(app, errorFormats)
   useJSONBodies(app)
   useZodSchemas(app)
   await useCORS(app, config.corsOrigins)

@@ -13,10 +13,12 @@ export type ErrorKind =
   | 'notFound' // 404 40401
   | 'noSuchEndpoint' // 404 40400
   | 'methodNotAllowed' // 405 40500
+  | 'requestTimeout' // 408 40800 (the request did not arrive in time)
   | 'conflict' // 409 40901
   | 'bodyTooLarge' // 413 41300
   | 'unsupportedMediaType' // 415 41500
   | 'rateLimited' // 429 42900
+  | 'headersTooLarge' // 431 43100
   | 'internal' // 500 50000
   | 'unavailable' // 503 50300 (readiness: a dependency is down)
 
@@ -44,4 +46,7 @@ export const paramError = (name: string, problem: string, field: string = name) 
   new AppError('invalidParam', `Param '${name}' ${problem}`, field)
 
 export const BODY_NOT_OBJECT = 'Request body must be a JSON object'
+export const BODY_LENGTH_MISMATCH = 'Request body does not match its Content-Length'
+/** HTTP that Node's parser refuses: bad framing (two Content-Lengths, ...), bad characters. */
+export const MALFORMED_REQUEST = 'Request is malformed'
 export const INTERNAL_MESSAGE = 'internal server error'

@@ -25,6 +25,13 @@ export function useJSONBodies(app: FastifyInstance): void {
     if (text.trim() === '' || request.routeOptions.config.anyContentType) return parseObject(text)
     throw new AppError('unsupportedMediaType', 'Content-Type must be application/json')
   })
+  // An empty Content-Type is no Content-Type (Fastify answers 415 to it, even with an empty body);
+  // a route that reads JSON whatever the type ignores the header, so no type can make it fail.
+  app.addHook('onRequest', async (request) => {
+    const type = request.headers['content-type']
+    if (type !== undefined && (type.trim() === '' || request.routeOptions.config.anyContentType))
+      delete request.headers['content-type']
+  })
   // A bodiless POST never reaches a parser.
   app.addHook('preValidation', async (request) => {
     request.body ??= {}

@@ -20,10 +20,12 @@ const STATUS: Record<ErrorKind, [status: number, code: string]> = {
   notFound: [404, '40401'],
   noSuchEndpoint: [404, '40400'],
   methodNotAllowed: [405, '40500'],
+  requestTimeout: [408, '40800'],
   conflict: [409, '40901'],
   bodyTooLarge: [413, '41300'],
   unsupportedMediaType: [415, '41500'],
   rateLimited: [429, '42900'],
+  headersTooLarge: [431, '43100'],
   internal: [500, '50000'],
   unavailable: [503, '50300'],
 }

@@ -1,13 +1,81 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import FindMyWay from 'find-my-way'
-import { AppError, INTERNAL_MESSAGE, isAppError } from '../errors/app-error.js'
+import {
+  AppError,
+  BODY_LENGTH_MISMATCH,
+  INTERNAL_MESSAGE,
+  isAppError,
+  MALFORMED_REQUEST,
+} from '../errors/app-error.js'
 import { isUnavailable } from '../errors/faults.js'
 import { failure } from './envelope.js'
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** How this route's errors are written; the default is the JSON envelope. */
-    errorFormat?: (error: AppError, reply: FastifyReply) => unknown
+/** An error as one surface writes it. */
+export interface ErrorAnswer {
+  status: number
+  contentType: string
+  body: string
+}
+export type ErrorFormat = (error: AppError) => ErrorAnswer
+
+/** The JSON APIs' envelope (DESIGN §2). */
+export const envelopeFormat: ErrorFormat = (error) => {
+  const body = failure(error)
+  return { status: body.status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) }
+}
+
+/**
+ * Which format answers an error, by path prefix (the chatbot webhook's plain text), else the
+ * envelope. By path, not by route: some errors come before any route is found (an unknown path,
+ * a path Fastify's router cannot read, a request Node's HTTP parser refuses).
+ */
+export class ErrorFormats {
+  constructor(private readonly byPrefix: readonly (readonly [prefix: string, format: ErrorFormat])[] = []) {}
+
+  answer(url: string, error: AppError): ErrorAnswer {
+    const format = this.byPrefix.find(([prefix]) => url.startsWith(prefix))?.[1] ?? envelopeFormat
+    return format(error)
+  }
+
+  /** Fastify's `frameworkErrors`: a path the router cannot read names no endpoint. */
+  readonly onFrameworkError = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const appError =
+      error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new AppError('noSuchEndpoint', `No endpoint at ${pathOf(request.url)}`)
+        : new AppError('internal', INTERNAL_MESSAGE)
+    if (appError.kind === 'internal') request.log.error({ err: error }, 'request failed')
+    return this.write(reply, request.url, appError)
+  }
+
+  /** Fastify's `clientErrorHandler`: a request Node's HTTP parser refused, answered on the socket. */
+  readonly onClientError = (error: ConnectionError, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return
+    const appError =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? new AppError('headersTooLarge', 'Request headers are too large')
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new AppError('requestTimeout', 'Request took too long to arrive')
+          : new AppError('invalidParam', MALFORMED_REQUEST)
+    // The request line, when the refused packet starts with one (best effort: no router ran).
+    // Node hands a Buffer, whatever Fastify's type says.
+    const raw: unknown = error.rawPacket
+    const packet = Buffer.isBuffer(raw) ? raw.toString('latin1', 0, 2048) : ''
+    const url = /^[A-Z]+ (\S+) HTTP\//.exec(packet)?.[1] ?? '/'
+    const { status, contentType, body } = this.answer(url, appError)
+    const head = [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+      `Content-Type: ${contentType}`,
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+    ]
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy())
+  }
+
+  write(reply: FastifyReply, url: string, error: AppError) {
+    const { status, contentType, body } = this.answer(url, error)
+    return reply.code(status).type(contentType).send(body)
   }
 }
 
@@ -25,6 +93,8 @@ export function toAppError(error: unknown): AppError {
   return fromFastify(error as FastifyError)
 }
 
+const pathOf = (url: string) => url.split('?')[0] ?? '/'
+
 /** Fastify's own failures (body parsing, limits) as AppErrors. */
 function fromFastify(error: FastifyError): AppError {
   switch (error.code) {
@@ -33,7 +103,7 @@ function fromFastify(error: FastifyError): AppError {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('unsupportedMediaType', 'Content-Type must be application/json')
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError('invalidParam', 'Request body does not match its Content-Length')
+      return new AppError('invalidParam', BODY_LENGTH_MISMATCH)
   }
   const status = error.statusCode ?? 500
   if (status === 413) return new AppError('bodyTooLarge', 'Request body is too large')
@@ -43,7 +113,7 @@ function fromFastify(error: FastifyError): AppError {
 }
 
 /** Every error of every route goes through here: one mapping, never Fastify's default shape. */
-export function useErrorMapping(app: FastifyInstance): void {
+export function useErrorMapping(app: FastifyInstance, formats = new ErrorFormats()): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error)
     if (appError.kind === 'internal') request.log.error({ err: error }, 'request failed')
@@ -51,10 +121,7 @@ export function useErrorMapping(app: FastifyInstance): void {
       if (!isAppError(error)) request.log.warn({ err: error }, 'storage unavailable')
       reply.header('retry-after', String(RETRY_AFTER_SECONDS))
     }
-    const write = request.routeOptions.config?.errorFormat
-    if (write) return write(appError, reply)
-    const body = failure(appError)
-    return reply.code(body.status).send(body)
+    return formats.write(reply, request.url, appError)
   })
 
   // A second router holding every registered path tells "no such path" (404) from "no such
@@ -66,11 +133,10 @@ export function useErrorMapping(app: FastifyInstance): void {
     if (!paths.find('GET', url)) paths.on('GET', url, () => {})
   })
   app.setNotFoundHandler((request: FastifyRequest, reply) => {
-    const path = request.url.split('?')[0] ?? '/'
+    const path = pathOf(request.url)
     const error = paths.find('GET', path)
       ? new AppError('methodNotAllowed', `Method ${request.method} is not allowed on ${path}`)
       : new AppError('noSuchEndpoint', `No endpoint at ${path}`)
-    const body = failure(error)
-    return reply.code(body.status).send(body)
+    return formats.write(reply, request.url, error)
   })
 }

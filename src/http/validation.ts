@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyTypeProvider } from 'fastify'
 import { z } from 'zod'
-import { AppError, BODY_NOT_OBJECT } from '../errors/app-error.js'
+import { AppError, BODY_NOT_OBJECT, paramError } from '../errors/app-error.js'
+import { holdsOnlyText } from '../lib/formats.js'
 import { fieldCodeOf } from './params.js'
 
 // Route schemas are zod schemas: zod validates requests (with the spec's messages), and the same
@@ -16,25 +17,46 @@ export interface ZodTypeProvider extends FastifyTypeProvider {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** The first failing field, in the schema's field order, as an invalidParam AppError. */
-function firstFailure(schema: z.ZodType, error: z.ZodError): AppError {
+/**
+ * The first failing field, in the schema's field order, as an invalidParam AppError; undefined when
+ * every field passes. A field holding a string that is not text (NUL, a lone surrogate; anywhere
+ * inside it) is invalid: checked here, once for every endpoint and WebSocket frame, so no such
+ * string reaches storage, where SQLite and PostgreSQL would treat it differently.
+ */
+function firstFailure(
+  schema: z.ZodType,
+  data: Record<string, unknown>,
+  error: z.ZodError | undefined,
+): AppError | undefined {
   const order = schema instanceof z.ZodObject ? Object.keys(schema.shape) : []
-  const rank = (issue: z.core.$ZodIssue) => {
-    const index = order.indexOf(String(issue.path[0]))
+  const rank = (name: unknown) => {
+    const index = order.indexOf(String(name))
     return index === -1 ? order.length : index
   }
-  const [issue] = [...error.issues].sort((a, b) => rank(a) - rank(b))
+  const notText = order.find((name) => !holdsOnlyText(data[name]))
+  const [issue] = [...(error?.issues ?? [])].sort((a, b) => rank(a.path[0]) - rank(b.path[0]))
+  if (notText !== undefined && (!issue || rank(notText) <= rank(issue.path[0])))
+    return paramError(notText, 'is invalid', fieldCodeOf(schema, notText))
+  if (!error) return undefined
   // Nested failures (an item of a list, a key of an object) are reported on the parameter itself.
   const field = issue?.path.length ? fieldCodeOf(schema, String(issue.path[0])) : ''
   return new AppError('invalidParam', issue?.message ?? BODY_NOT_OBJECT, field)
 }
 
+/** A plain object's parameters checked against `schema`: the value, or the first failure. */
+function check<T>(schema: z.ZodType<T>, data: Record<string, unknown>): { value: T } | { error: AppError } {
+  const result = schema.safeParse(data)
+  // A failed parse always yields an error, so without one the data is the parsed value.
+  const error = firstFailure(schema, data, result.error)
+  return error ? { error } : { value: result.data as T }
+}
+
 /** Validates parameters outside of a route (a WebSocket frame): the value, or the AppError thrown. */
 export function parseParams<T>(schema: z.ZodType<T>, data: unknown): T {
   if (!isPlainObject(data)) throw new AppError('invalidParam', BODY_NOT_OBJECT)
-  const result = schema.safeParse(data)
-  if (!result.success) throw firstFailure(schema, result.error)
-  return result.data
+  const checked = check(schema, data)
+  if ('error' in checked) throw checked.error
+  return checked.value
 }
 
 export function useZodSchemas(app: FastifyInstance): void {
@@ -43,8 +65,8 @@ export function useZodSchemas(app: FastifyInstance): void {
     return (data: unknown) => {
       if (httpPart === 'body' && !isPlainObject(data))
         return { error: new AppError('invalidParam', BODY_NOT_OBJECT) }
-      const result = zodSchema.safeParse(data)
-      return result.success ? { value: result.data } : { error: firstFailure(zodSchema, result.error) }
+      // Fastify validates params, querystring and headers too: objects, though not always plain.
+      return check(zodSchema, { ...(data as Record<string, unknown>) })
     }
   })
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))

@@ -18,3 +18,32 @@ export function isHTTPURL(value: string): boolean {
     return false
   }
 }
+
+/**
+ * Text both databases store alike: well-formed Unicode without NUL. PostgreSQL refuses NUL and
+ * reads a lone UTF-16 surrogate as U+FFFD (so "x\ud800" and "x\ufffd" would be one value), where
+ * SQLite keeps both; Parley refuses such strings at its boundary instead.
+ */
+export const isText = (value: string): boolean =>
+  // String.prototype.isWellFormed is in Node 20, but TypeScript types it in lib ES2024, which
+  // would also admit APIs that Node 20 lacks.
+  !value.includes('\u0000') && (value as string & { isWellFormed(): boolean }).isWellFormed()
+
+/** Whether every string in a JSON value, keys included, is text (walked without recursion). */
+export function holdsOnlyText(value: unknown): boolean {
+  const pending = [value]
+  while (pending.length > 0) {
+    const item = pending.pop()
+    if (typeof item === 'string') {
+      if (!isText(item)) return false
+    } else if (Array.isArray(item)) {
+      for (const entry of item) pending.push(entry)
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, entry] of Object.entries(item)) {
+        if (!isText(key)) return false
+        pending.push(entry)
+      }
+    }
+  }
+  return true
+}

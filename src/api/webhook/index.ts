@@ -1,6 +1,12 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { Chatbot } from '../../domain/chatbots/chatbots.service.js'
-import { type AppError, BODY_NOT_OBJECT, INTERNAL_MESSAGE } from '../../errors/app-error.js'
+import {
+  BODY_LENGTH_MISMATCH,
+  BODY_NOT_OBJECT,
+  INTERNAL_MESSAGE,
+  MALFORMED_REQUEST,
+} from '../../errors/app-error.js'
+import type { ErrorFormat } from '../../http/errors.js'
 import { parseWebhook } from './payload.js'
 
 declare module 'fastify' {
@@ -10,17 +16,32 @@ declare module 'fastify' {
   }
 }
 
+export const WEBHOOK_PREFIX = '/api/visitor/v1/webhook/chatbot/custom/'
+
+/** Messages of transport errors (written for the envelope) as the webhook's reasons. */
+const TRANSPORT_REASONS: Record<string, string> = {
+  [BODY_NOT_OBJECT]: 'invalid request body',
+  [BODY_LENGTH_MISMATCH]: 'invalid request body',
+  [MALFORMED_REQUEST]: 'invalid request',
+}
+
 /** The webhook's plain-text answers (spec §7.2, DESIGN §8), word for word. */
-function writeText(error: AppError, reply: FastifyReply) {
+export const webhookFormat: ErrorFormat = (error) => {
   const [status, text] = ((): [number, string] => {
     switch (error.kind) {
       case 'invalidToken':
       case 'invalidHeader':
+      // A path under the webhook's that is not `:organizationID/:chatbotID` names no chatbot.
+      case 'noSuchEndpoint':
         return [401, 'secret key is invalid']
       case 'invalidParam':
-        return [400, error.message === BODY_NOT_OBJECT ? 'invalid request body' : error.message]
+        return [400, TRANSPORT_REASONS[error.message] ?? error.message]
       case 'notFound':
         return [404, 'case not found']
+      case 'methodNotAllowed':
+        return [405, 'method not allowed']
+      case 'requestTimeout':
+        return [408, 'request timeout']
       case 'conflict':
         return [409, error.message]
       case 'bodyTooLarge':
@@ -29,11 +50,13 @@ function writeText(error: AppError, reply: FastifyReply) {
         return [429, 'too many requests']
       case 'unavailable':
         return [503, 'service unavailable']
+      case 'headersTooLarge':
+        return [431, 'request headers are too large']
       default:
         return [500, INTERNAL_MESSAGE]
     }
   })()
-  return reply.code(status).type('text/plain; charset=utf-8').send(text)
+  return { status, contentType: 'text/plain; charset=utf-8', body: text }
 }
 
 /**
@@ -45,9 +68,10 @@ export async function webhookAPI(app: FastifyInstance): Promise<void> {
   const { chatbots, cases } = app.services
   app.decorateRequest('chatbot', null as unknown as Chatbot)
   app.post<{ Params: { organizationID: string; chatbotID: string } }>(
-    '/api/visitor/v1/webhook/chatbot/custom/:organizationID/:chatbotID',
+    `${WEBHOOK_PREFIX}:organizationID/:chatbotID`,
     {
-      config: { anyContentType: true, errorFormat: writeText },
+      // Its errors are answered in plain text by webhookFormat, chosen by path (see app.ts).
+      config: { anyContentType: true },
       schema: {
         summary: 'Chatbot webhook: messages, handover_case, close_case (spec §4.2)',
         description:

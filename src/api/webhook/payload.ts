@@ -1,6 +1,6 @@
 import { MAX_BODY_CHARACTERS, type MessageContent, MessageType } from '../../domain/messages/message-types.js'
 import { AppError } from '../../errors/app-error.js'
-import { isHTTPURL } from '../../lib/formats.js'
+import { holdsOnlyText, isHTTPURL, isText } from '../../lib/formats.js'
 
 // The chatbot webhook's payloads (spec §2.4, §4.2; DESIGN §8), checked with the plain-text reasons
 // chatbots of the product family expect.
@@ -15,18 +15,48 @@ export const MAX_MESSAGES = 50
 const reject = (reason: string) => new AppError('invalidParam', reason)
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
-const text = (value: unknown) => (typeof value === 'string' ? value : '')
+/** A string field ('' when absent or of another type); `name` is how its reasons call it. */
+function text(value: unknown, name: string): string {
+  if (typeof value !== 'string') return ''
+  // NUL and lone surrogates would be stored differently by SQLite and PostgreSQL: refused.
+  if (!isText(value)) throw reject(`${name} is invalid`)
+  return value
+}
 const tooLong = (value: string) => [...value].length > MAX_BODY_CHARACTERS
 
 /** A media part (`image`, `video`, `document`): its url, checked, and caption. */
 function media(part: unknown): { url: string; caption: string; filename: string } {
   const item = isObject(part) ? part : {}
-  const url = text(item.url).trim()
+  const url = text(item.url, 'url').trim()
   if (url === '') throw reject('url is required')
   if (!isHTTPURL(url)) throw reject('url is invalid')
-  const caption = text(item.caption)
+  const caption = text(item.caption, 'caption')
   if (tooLong(caption)) throw reject('text body is too long')
-  return { url, caption, filename: text(item.filename) }
+  return { url, caption, filename: text(item.filename, 'filename') }
+}
+
+/** A URL's last path segment, percent-decoded where that gives text (`a%` stays `a%`). */
+function lastSegment(url: string): string {
+  const segment = new URL(url).pathname.split('/').pop() ?? ''
+  try {
+    const decoded = decodeURIComponent(segment)
+    return isText(decoded) ? decoded : segment
+  } catch {
+    return segment
+  }
+}
+
+/** `customData` is kept as sent, any JSON, so every string inside it must be text. */
+function customData(value: unknown): { customData?: unknown } {
+  if (value === undefined) return {}
+  if (!holdsOnlyText(value)) throw reject('custom data is invalid')
+  return { customData: value }
+}
+
+/** `localID` may be sent as a number; it is kept as a string. */
+function localIDOf(value: unknown): string | undefined {
+  if (typeof value === 'number') return String(value)
+  return typeof value === 'string' ? text(value, 'local id') : undefined
 }
 
 /** One bot message as stored (DESIGN §5's table); `customData` is kept in `data.customData`. */
@@ -34,13 +64,12 @@ function message(item: unknown): { localID?: string; content: MessageContent } {
   if (!isObject(item) || item.type === undefined || item.type === null || item.type === '') {
     throw reject('message type is required')
   }
-  const extra = item.customData === undefined ? {} : { customData: item.customData }
-  const localID =
-    typeof item.localID === 'string' || typeof item.localID === 'number' ? String(item.localID) : undefined
+  const extra = customData(item.customData)
+  const localID = localIDOf(item.localID)
   const content = ((): MessageContent => {
     switch (item.type) {
       case 'text': {
-        const body = isObject(item.text) ? text(item.text.body) : ''
+        const body = isObject(item.text) ? text(item.text.body, 'text body') : ''
         if (body.trim() === '') throw reject('text body is required')
         if (tooLong(body)) throw reject('text body is too long')
         return { type: MessageType.text, body, data: extra }
@@ -57,8 +86,7 @@ function message(item: unknown): { localID?: string; content: MessageContent } {
       case 'document': {
         const { url, caption, filename } = media(item.document)
         // The family's contract does not require a filename: take the URL's last segment.
-        const fileName =
-          filename || decodeURIComponent(new URL(url).pathname.split('/').pop() || '') || 'file'
+        const fileName = filename || lastSegment(url) || 'file'
         return { type: MessageType.file, body: caption, data: { url, fileName, ...extra } }
       }
       default:
@@ -83,7 +111,7 @@ function topicID(value: unknown): number | undefined {
 
 export function parseWebhook(body: unknown): WebhookEvent {
   if (!isObject(body)) throw reject('invalid request body')
-  const caseID = text(body.caseID).trim()
+  const caseID = text(body.caseID, 'case id').trim()
   if (caseID === '') throw reject('case id is required')
   const { eventType } = body
   if (eventType === undefined || eventType === null || eventType === '')
@@ -99,8 +127,10 @@ export function parseWebhook(body: unknown): WebhookEvent {
       const event: WebhookEvent & { eventType: 'handover_case' } = { caseID, eventType: 'handover_case' }
       const topic = topicID(handover.topicID)
       if (topic !== undefined) event.topicID = topic
-      if (text(handover.agentEmail).trim()) event.agentEmail = text(handover.agentEmail).trim()
-      if (text(handover.chatbotHandoverSummary)) event.summary = text(handover.chatbotHandoverSummary)
+      const agentEmail = text(handover.agentEmail, 'agent email').trim()
+      if (agentEmail) event.agentEmail = agentEmail
+      const summary = text(handover.chatbotHandoverSummary, 'summary')
+      if (summary) event.summary = summary
       return event
     }
     case 'close_case': {

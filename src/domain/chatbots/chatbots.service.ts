@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { DestinationPolicy } from '../../lib/destinations.js'
-import { isHTTPURL } from '../../lib/formats.js'
+import { isHTTPURL, isText } from '../../lib/formats.js'
 import { newID } from '../../lib/ids.js'
 import type { Sealer } from '../../lib/sealed.js'
 import { constantTimeEqual, hashSecret } from '../../lib/secrets.js'
@@ -190,7 +190,8 @@ export class ChatbotsService {
     chatbotID: string,
     secretKey: string | undefined,
   ): Promise<Chatbot> {
-    const known = await this.cache.get(chatbotID)
+    // A path parameter may hold NUL (`%00`), which PostgreSQL refuses: such an ID names no chatbot.
+    const known = isText(chatbotID) ? await this.cache.get(chatbotID) : undefined
     const matches = constantTimeEqual(
       hashSecret(secretKey ?? ''),
       hashSecret(known?.secretKey ?? newSecretKey()),

@@ -1,5 +1,7 @@
 // The Server-Key header (spec §5.1): base64("<SERVER_KEY_ID>:<SERVER_KEY_SECRET>").
 
+import { isText } from '../../lib/formats.js'
+
 export function encodeServerKey(serverKeyID: string, secret: string): string {
   return Buffer.from(`${serverKeyID}:${secret}`, 'utf8').toString('base64')
 }
@@ -12,6 +14,8 @@ export function decodeServerKey(
 ): { serverKeyID: string; secret: string } | undefined {
   if (!header || !BASE64.test(header)) return undefined
   const decoded = Buffer.from(header, 'base64').toString('utf8')
+  // Invalid UTF-8 decodes to U+FFFD, but NUL survives, and PostgreSQL would refuse it in the lookup.
+  if (!isText(decoded)) return undefined
   // Split at the first colon: ids never contain one, secrets never do either.
   const colon = decoded.indexOf(':')
   if (colon <= 0 || colon === decoded.length - 1) return undefined
