@@ -1,6 +1,13 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
+import { migrate, openDatabase } from '../src/storage/database.js'
+import {
+  createOwnPostgresDatabase,
+  createTestDatabase,
+  describeEachDatabase,
+  type TestDatabase,
+  withSearchPath,
+} from './support/databases.js'
 
 // Database.transaction: on SQLite concurrent transactions share one commit (group commit), each
 // in its own savepoint; on PostgreSQL each is a transaction of its own. Either way, each one
@@ -88,9 +95,9 @@ describeEachDatabase('Database.transaction', (dialect) => {
       await other.close()
     }
   })
-  test.skipIf(dialect !== 'postgres')(
-    'a transaction that loses a deadlock is run again, and both land',
-    async () => {
+  // SQLite has one writer and no deadlocks; PostgreSQL has both.
+  if (dialect === 'postgres')
+    test('a transaction that loses a deadlock is run again, and both land', async () => {
       await Promise.all([addOrganization('lock-a'), addOrganization('lock-b')])
       // Each transaction locks one row, waits until the other has locked its row, then wants the
       // other's: PostgreSQL kills one of them with 40P01.
@@ -122,6 +129,34 @@ describeEachDatabase('Database.transaction', (dialect) => {
         'lock-b',
       ])
       expect(runs).toBe(3)
-    },
-  )
+    })
+
+  // A database where a Parley server already runs (in the public schema) can host another in a
+  // schema of its own: the test suite does exactly that with DATABASE_URL.
+  if (dialect === 'postgres')
+    test('migrations go into the current schema although another Parley uses the database', async () => {
+      const own = await createOwnPostgresDatabase()
+      const first = openDatabase({ dataDir: testDatabase.dataDir, databaseURL: own.url })
+      const schema = 'second_parley'
+      try {
+        await migrate(first)
+        await sql`create schema ${sql.id(schema)}`.execute(first.db)
+        const second = openDatabase({
+          dataDir: testDatabase.dataDir,
+          databaseURL: withSearchPath(own.url, schema),
+        })
+        try {
+          await migrate(second)
+          const { rows } = await sql<{ schema: string }>`
+            select table_schema as schema from information_schema.tables where table_name = 'messages'
+            order by table_schema`.execute(second.db)
+          expect(rows.map((row) => row.schema)).toEqual(['public', schema])
+        } finally {
+          await second.close()
+        }
+      } finally {
+        await first.close()
+        await own.drop()
+      }
+    })
 })

@@ -28,7 +28,14 @@ export const postgresURL = process.env.DATABASE_URL
 
 export const dialects: DialectName[] = postgresURL ? ['sqlite', 'postgres'] : ['sqlite']
 
-function withSearchPath(url: string, schema: string): string {
+/**
+ * Every schema and database a test run creates is named with the run's prefix, so the run's
+ * teardown (global-setup.ts) drops whatever a failed or interrupted test left behind, and nothing
+ * else in the database is touched.
+ */
+export const runPrefix = () => `parley_test_${process.env.PARLEY_TEST_RUN ?? 'solo'}_`
+
+export function withSearchPath(url: string, schema: string): string {
   const parsed = new URL(url)
   parsed.searchParams.set('options', `-c search_path=${schema}`)
   return parsed.toString()
@@ -40,7 +47,7 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   let databaseURL: string | undefined
   let dropSchema = async () => {}
   if (dialect === 'postgres') {
-    const schema = `parley_test_${randomBytes(6).toString('hex')}`
+    const schema = `${runPrefix()}${randomBytes(6).toString('hex')}`
     const admin = new pg.Client({ connectionString: postgresURL })
     await admin.connect()
     await admin.query(`create schema ${schema}`)
@@ -89,7 +96,7 @@ export async function createOwnPostgresDatabase(): Promise<{
   name: string
   drop(): Promise<void>
 }> {
-  const name = `parley_fault_${randomBytes(6).toString('hex')}`
+  const name = `${runPrefix()}db_${randomBytes(6).toString('hex')}`
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: postgresURL })
     await client.connect()
@@ -100,4 +107,26 @@ export async function createOwnPostgresDatabase(): Promise<{
   const url = new URL(postgresURL as string)
   url.pathname = `/${name}`
   return { url: url.toString(), name, drop: () => admin(`drop database if exists ${name} with (force)`) }
+}
+
+/** Drops every schema and database whose name starts with `prefix` (a test run's leftovers). */
+export async function dropLeftovers(prefix: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresURL })
+  await client.connect()
+  try {
+    const like = `${prefix.replaceAll('_', '\\_')}%`
+    const schemas = await client.query<{ name: string }>(
+      'select nspname as name from pg_namespace where nspname like $1',
+      [like],
+    )
+    for (const { name } of schemas.rows) await client.query(`drop schema if exists "${name}" cascade`)
+    const databases = await client.query<{ name: string }>(
+      'select datname as name from pg_database where datname like $1',
+      [like],
+    )
+    for (const { name } of databases.rows)
+      await client.query(`drop database if exists "${name}" with (force)`)
+  } finally {
+    await client.end()
+  }
 }

@@ -1,14 +1,59 @@
 import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { dropLeftovers, runPrefix } from './databases.js'
 
 // Tests spawn the built CLI and server (as users run them) and open the built console, so build
-// first; and say what this run cannot cover.
-export default function setup(): void {
+// first (unless the build is newer than every source); name this run, so its leftovers can be
+// dropped at the end; and say what this run cannot cover.
+
+/** Written by `npm run build` when it succeeds. */
+const STAMP = 'dist/.built'
+const SOURCES = [
+  'src',
+  'console',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+]
+
+/** The newest modification time among the files the build reads. */
+function newestSource(): number {
+  let newest = 0
+  for (const source of SOURCES) {
+    const stat = statSync(source)
+    newest = Math.max(newest, stat.mtimeMs)
+    if (!stat.isDirectory()) continue
+    for (const entry of readdirSync(source, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs)
+    }
+  }
+  return newest
+}
+
+function buildUnlessCurrent(): void {
+  if (existsSync(STAMP) && statSync(STAMP).mtimeMs > newestSource()) {
+    console.log('The build is current: not building again.')
+    return
+  }
   // vitest sets NODE_ENV=test, which would make Vite build React's development bundle.
+  // (The build writes the stamp.)
   execFileSync('npm', ['run', '--silent', 'build'], {
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
   })
+}
+
+export default function setup(): () => Promise<void> {
+  buildUnlessCurrent()
+  // Test workers inherit this: every schema and database they create starts with runPrefix().
+  process.env.PARLEY_TEST_RUN = randomBytes(4).toString('hex')
   if (!process.env.DATABASE_URL) {
     console.log('\nPostgreSQL runs skipped: DATABASE_URL is not set, so storage tests run on SQLite only.\n')
+    return async () => {}
   }
+  const prefix = runPrefix()
+  return () => dropLeftovers(prefix)
 }
