@@ -14,10 +14,11 @@ import { connect } from './support/sockets.js'
 const enabled = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL)
 if (!enabled) console.log('Fault tests skipped: they need both DATABASE_URL and REDIS_URL.')
 
-let deployment: Deployment | undefined
+/** The test's deployment, stopped after it whatever happened. */
+let running: Deployment | undefined
 afterEach(async () => {
-  await deployment?.stop()
-  deployment = undefined
+  await running?.stop()
+  running = undefined
 })
 
 /** A group room of the sender and the reader. */
@@ -39,10 +40,41 @@ function milestones() {
   }
 }
 
+/** Two instances, alice writing to bob in a room, and bob reading with the resync procedure. */
+async function twoInstancesAndAReader() {
+  const started = await Deployment.start(2)
+  running = started
+  const [a, b] = started.urls as [string, string]
+  const [alice, bob] = [await started.signIn('alice'), await started.signIn('bob')]
+  const roomID = await roomOf(a, alice, bob)
+  // The reader stays on B, which lives through every fault here.
+  const reader = new ResyncClient([b, a], bob.accessToken, [roomID])
+  await reader.start()
+  return { deployment: started, a, b, alice, roomID, reader }
+}
+
+/** Four senders at once, each `count` messages; `marks` hears the first sender's progress. */
+function fourSenders(
+  urls: () => string[],
+  sender: Deployed,
+  roomID: string,
+  options: { prefix: string; count: number; marks: ReturnType<typeof milestones> },
+) {
+  return Promise.all(
+    [0, 1, 2, 3].map((n) =>
+      sendAll(urls, sender, roomID, {
+        prefix: `${options.prefix}${n}`,
+        count: options.count,
+        onAck: n === 0 ? options.marks.reached : undefined,
+      }),
+    ),
+  )
+}
+
 /** Checks storage and the reader against what the senders were told, and prints the tally. */
 async function tally(fault: string, reports: SendReport[], reader: ResyncClient, roomID: string) {
   const acknowledged = new Set(reports.flatMap((r) => [...r.acknowledged]))
-  const rows = await (deployment as Deployment).query<{ id: string; local_id: string }>(
+  const rows = await (running as Deployment).query<{ id: string; local_id: string }>(
     "select id, local_id from messages where room_id = $1 and sender_id <> 'system'",
     [roomID],
   )
@@ -79,28 +111,13 @@ async function timeToReady(url: string): Promise<number> {
 
 describe.skipIf(!enabled)('faults, on PostgreSQL and Redis', () => {
   test('PostgreSQL drops every connection mid-load: no instance dies, failed sends are 503, nothing is lost', async () => {
-    deployment = await Deployment.start(2)
-    const [a, b] = deployment.urls as [string, string]
-    const [alice, bob] = [await deployment.signIn('alice'), await deployment.signIn('bob')]
-    const roomID = await roomOf(a, alice, bob)
-    const reader = new ResyncClient([b, a], bob.accessToken, [roomID])
-    await reader.start()
-
+    const { deployment, a, b, alice, roomID, reader } = await twoInstancesAndAReader()
     const marks = milestones()
-    const urls = () => [a, b]
-    const sending = Promise.all(
-      [0, 1, 2, 3].map((sender) =>
-        sendAll(urls, alice, roomID, {
-          prefix: `pg${sender}`,
-          count: 100,
-          onAck: sender === 0 ? marks.reached : undefined,
-        }),
-      ),
-    )
+    const sending = fourSenders(() => [a, b], alice, roomID, { prefix: 'pg', count: 100, marks })
     const ready: number[] = []
     for (const mark of [20, 60]) {
       await marks.at(mark)
-      expect(await (deployment as Deployment).terminateDatabaseConnections()).toBeGreaterThan(0)
+      expect(await deployment.terminateDatabaseConnections()).toBeGreaterThan(0)
       ready.push(Math.max(await timeToReady(a), await timeToReady(b)))
     }
     const reports = await sending
@@ -115,21 +132,13 @@ describe.skipIf(!enabled)('faults, on PostgreSQL and Redis', () => {
   })
 
   test('Redis restarts mid-load: sockets are closed for resync, refused until it is back, and the reader misses nothing', async () => {
-    deployment = await Deployment.start(2)
-    const [a, b] = deployment.urls as [string, string]
-    const [alice, carol, bob] = [
-      await deployment.signIn('alice'),
-      await deployment.signIn('carol'),
-      await deployment.signIn('bob'),
-    ]
-    const roomID = await roomOf(a, alice, bob)
+    const { deployment, a, b, alice, roomID, reader } = await twoInstancesAndAReader()
+    const carol = await deployment.signIn('carol')
     await send(`${a}/v1/client/room/participants/add`, {
       method: 'POST',
       headers: { authorization: `Bearer ${alice.accessToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ roomID, userIDs: [carol.userID] }),
     })
-    const reader = new ResyncClient([b, a], bob.accessToken, [roomID])
-    await reader.start()
 
     // Two senders on two instances write into one room at once, while Redis goes and comes back.
     const marks = milestones()
@@ -159,24 +168,9 @@ describe.skipIf(!enabled)('faults, on PostgreSQL and Redis', () => {
   })
 
   test('an instance is killed mid-load: retries on the other store each message once and announce it', async () => {
-    deployment = await Deployment.start(2)
-    const [a, b] = deployment.urls as [string, string]
-    const [alice, bob] = [await deployment.signIn('alice'), await deployment.signIn('bob')]
-    const roomID = await roomOf(a, alice, bob)
-    // The reader stays connected to the instance that lives: only announcements reach it.
-    const reader = new ResyncClient([b, a], bob.accessToken, [roomID])
-    await reader.start()
-
+    const { deployment, a, b, alice, roomID, reader } = await twoInstancesAndAReader()
     const marks = milestones()
-    const sending = Promise.all(
-      [0, 1, 2, 3].map((sender) =>
-        sendAll(() => [a, b], alice, roomID, {
-          prefix: `kill${sender}`,
-          count: 60,
-          onAck: sender === 0 ? marks.reached : undefined,
-        }),
-      ),
-    )
+    const sending = fourSenders(() => [a, b], alice, roomID, { prefix: 'kill', count: 60, marks })
     await marks.at(20)
     deployment.instances[0]?.child.kill('SIGKILL')
     const reports = await sending
@@ -187,7 +181,8 @@ describe.skipIf(!enabled)('faults, on PostgreSQL and Redis', () => {
   })
 
   test('a malformed or gapped publish on the channel is survived: the one dropped, the other closes sockets for resync', async () => {
-    deployment = await Deployment.start(1)
+    const deployment = await Deployment.start(1)
+    running = deployment
     const [a] = deployment.urls as [string]
     const bob = await deployment.signIn('bob')
     const socket = await connect(a, bob.accessToken)

@@ -12,7 +12,7 @@ import { freePort, type ServerProcess, startServerProcess } from './support/proc
 // failing command.
 
 /** The `sh` blocks of the README, in order, but those marked to skip. */
-export function shellBlocks(markdown: string): string[] {
+function shellBlocks(markdown: string): string[] {
   const blocks: string[] = []
   const lines = markdown.split('\n')
   for (let i = 0; i < lines.length; i++) {
