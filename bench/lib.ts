@@ -8,6 +8,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10)
+const LOCAL_BOTS = '127.0.0.1'
 export const CONNECTIONS = 50
 
 export interface Figures {
@@ -50,6 +51,8 @@ export async function startService(
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // The benchmarks' chatbots run on this machine.
+      CHATBOT_URL_ALLOW: LOCAL_BOTS,
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -109,7 +112,7 @@ export async function freshStorage(
 
 export function cli(args: string[], env: Record<string, string>): Record<string, string> {
   const out = execFileSync(process.execPath, ['dist/cli/main.js', ...args, '--json'], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', CHATBOT_URL_ALLOW: LOCAL_BOTS, ...env },
   })
   return JSON.parse(out.toString())
 }
