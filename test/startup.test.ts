@@ -39,13 +39,13 @@ describe('configuration', () => {
       CORS_ORIGINS: 'https://a.example, https://b.example',
       BOT_HANDOVER_AFTER: '30',
       LOG_LEVEL: 'warn',
-      TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,fd00::/8',
+      TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,fd00::/8,loopback',
     })
     expect(config).toMatchObject({
       port: 9000,
       publicURL: 'https://chat.example.com',
       corsOrigins: ['https://a.example', 'https://b.example'],
-      trustProxy: ['127.0.0.1', '10.0.0.0/8', 'fd00::/8'],
+      trustProxy: ['127.0.0.1', '10.0.0.0/8', 'fd00::/8', 'loopback'],
       botHandoverAfterSeconds: 30,
       logLevel: 'warn',
     })

@@ -71,14 +71,17 @@ const parseOrigins = (value: string, context: z.RefinementCtx): true | string[] 
         '* or origins like https://example.com',
       )
 
-/** `true`/`false`, or the proxies' addresses or CIDRs (what Fastify's trustProxy takes). */
+/** proxy-addr's names for address ranges, which Fastify's trustProxy also takes. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal']
+
+/** `true`/`false`, or the proxies' addresses, CIDRs or range names (what Fastify's trustProxy takes). */
 function parseTrustProxy(value: string, context: z.RefinementCtx): boolean | string[] {
   const flag = value.trim().toLowerCase()
   if (flag === 'true' || flag === 'false') return flag === 'true'
   return validList(
     value,
     context,
-    (proxy) => parseNetwork(proxy) !== undefined,
+    (proxy) => parseNetwork(proxy) !== undefined || PROXY_RANGES.includes(proxy),
     'true, false, or addresses or CIDRs',
   )
 }
