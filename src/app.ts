@@ -53,8 +53,8 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 }
 
 /**
- * Builds the HTTP application without listening: transport rules first (errors, bodies,
- * validation, CORS, docs), then one plugin per API family. Closing the app closes the database.
+ * Builds the HTTP application without listening: the docs first (they see every route), then
+ * transport rules (errors, bodies, validation, CORS), then one plugin per API family. Closing the app closes the database.
  */
 export async function buildApp(options: AppOptions) {
   const { config, database, masterKey, clock = systemClock, logStream } = options
@@ -89,6 +89,8 @@ export async function buildApp(options: AppOptions) {
   )
   app.decorate('database', database)
   app.decorate('services', services)
+  // Before any route, so that the document sees every one (/metrics is added next).
+  await useDocs(app, config.publicURL, version)
   const metrics = useMetrics(app)
   const { autoStart = true, ...deliveryOptions } = options.delivery ?? {}
   const delivery = new DeliveryWorker(
@@ -120,7 +122,6 @@ export async function buildApp(options: AppOptions) {
   useJSONBodies(app)
   useZodSchemas(app)
   await useCORS(app, config.corsOrigins)
-  await useDocs(app, config.publicURL, version)
 
   await app.register(opsAPI)
   await app.register(serverAPI)

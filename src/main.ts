@@ -1,5 +1,5 @@
 import { buildApp } from './app.js'
-import { ConfigError, loadConfig } from './config/config.js'
+import { ConfigError, listenError, loadConfig } from './config/config.js'
 import { loadMasterKey } from './config/master-key.js'
 import { migrate, openDatabase } from './storage/database.js'
 
@@ -21,7 +21,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
 
-  await app.listen({ port: config.port, host: config.host })
+  await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+    // A busy port or a foreign address is a setting to change, not a crash.
+    throw listenError(error, config) ?? error
+  })
 }
 
 main().catch((error: unknown) => {

@@ -45,6 +45,15 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
         .executeTakeFirstOrThrow()
     ).status
   const drain = () => server().app.delivery.drain()
+  const deliveryIDs = async (caseID: string) =>
+    (
+      await server()
+        .testDatabase.database.db.selectFrom('deliveries')
+        .select('id')
+        .where('case_id', '=', caseID)
+        .orderBy('seq')
+        .execute()
+    ).map((d) => d.id)
   const deliveryStatuses = async (caseID: string) =>
     (
       await server()
@@ -145,6 +154,61 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
       sender_id: 'system',
       body: 'The chatbot could not take the message; the case goes to an agent',
     })
+  })
+
+  test('each failed attempt is one warn line: case, delivery, status or error, attempt, next attempt; no secret or body', async () => {
+    const { chatbot, visitor, opened } = await setup()
+    const before = bot.requests.length
+    answer = (index) => (index - before === 0 ? 503 : 404)
+    await say(visitor, opened.caseID, 'my parcel number is 0042')
+    const [first] = await deliveryIDs(opened.caseID)
+    await drain() // 503: retried after 1 s
+    server().clock.advance(1000)
+    await drain() // 404: failed for good
+    // A bot nobody listens for: a network error.
+    const org = await createOrganization(server(), `Org ${++visitorCount}`)
+    const gone = await server().app.services.chatbots.create(org.organizationID, {
+      name: 'Gone',
+      url: 'http://127.0.0.1:1/bot',
+    })
+    const lonely = await openCase(await org.signIn(`visitor-${visitorCount}`), 'hello?')
+    const [unreachable] = await deliveryIDs(lonely.caseID)
+    await drain()
+
+    const lines = server()
+      .logs.map((line) => JSON.parse(line))
+      .filter((line) => [first, unreachable].includes(line.deliveryID))
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        caseID: opened.caseID,
+        deliveryID: first,
+        chatbotID: chatbot.chatbotID,
+        attempt: 1,
+        status: 503,
+        nextAttempt: new Date(server().clock.now()).toISOString(),
+      }),
+      expect.objectContaining({
+        level: 40,
+        caseID: opened.caseID,
+        deliveryID: first,
+        attempt: 2,
+        status: 404,
+        nextAttempt: 'failed for good',
+      }),
+      expect.objectContaining({
+        level: 40,
+        caseID: lonely.caseID,
+        deliveryID: unreachable,
+        chatbotID: gone.chatbotID,
+        attempt: 1,
+        error: expect.stringContaining('ECONNREFUSED'),
+        nextAttempt: new Date(server().clock.now() + 1000).toISOString(),
+      }),
+    ])
+    const logged = server().logs.join('\n')
+    for (const secret of [chatbot.secretKey, gone.secretKey, 'first message', 'hello?', 'v1,'])
+      expect(logged).not.toContain(secret)
   })
 
   test('a bot that stays down past BOT_HANDOVER_AFTER loses the case; its pending deliveries are abandoned', async () => {

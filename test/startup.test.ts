@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
@@ -37,11 +39,13 @@ describe('configuration', () => {
       CORS_ORIGINS: 'https://a.example, https://b.example',
       BOT_HANDOVER_AFTER: '30',
       LOG_LEVEL: 'warn',
+      TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,fd00::/8,loopback',
     })
     expect(config).toMatchObject({
       port: 9000,
       publicURL: 'https://chat.example.com',
       corsOrigins: ['https://a.example', 'https://b.example'],
+      trustProxy: ['127.0.0.1', '10.0.0.0/8', 'fd00::/8', 'loopback'],
       botHandoverAfterSeconds: 30,
       logLevel: 'warn',
     })
@@ -58,6 +62,13 @@ describe('configuration', () => {
     [{ BOT_HANDOVER_AFTER: '0' }, 'BOT_HANDOVER_AFTER'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ DATABASE_URL: 'postgres://db/parley' }, 'PARLEY_MASTER_KEY'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ HOST: '999.1.1.1' }, 'HOST'],
+    [{ HOST: 'my host' }, 'HOST'],
+    [{ CORS_ORIGINS: 'notaurl' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example/app' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'https://a.example,*' }, 'CORS_ORIGINS'],
   ])('a bad value is one line naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError)
     try {
@@ -104,17 +115,45 @@ describe('the server process (npm start)', () => {
   test.each([
     [{ PORT: 'abc' }, /^Invalid configuration: PORT /],
     [{ DATABASE_URL: 'postgres://127.0.0.1/test' }, /^Invalid configuration: PARLEY_MASTER_KEY is required/],
+    [{ TRUST_PROXY: 'maybe' }, /^Invalid configuration: TRUST_PROXY /],
+    [{ HOST: '999.1.1.1' }, /^Invalid configuration: HOST /],
+    [{ CORS_ORIGINS: 'notaurl' }, /^Invalid configuration: CORS_ORIGINS /],
   ])('a bad configuration stops it with one line on stderr: %o', async (env, line) => {
-    const failure = await startServerProcess({ DATA_DIR: freshDataDir(), ...env }).catch(
-      (error: Error) => error,
-    )
-    const [status, stderr] = (failure as Error).message.split(' before listening: ')
-    expect(status).toBe('server exited with 1')
-    expect(stderr?.trimEnd().split('\n')).toEqual([expect.stringMatching(line)])
+    await expectStartFailure({ DATA_DIR: freshDataDir(), ...env }, line)
     const result = await runCLI(['org', 'create', '--name', 'x'], { DATA_DIR: freshDataDir(), ...env })
     expect(result.code).toBe(1)
     const lines = result.stderr.trimEnd().split('\n')
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(line)
   })
+
+  test('a port in use, or an address not of this machine, is one line naming PORT or HOST', async () => {
+    const busy = createServer().listen(0, '127.0.0.1')
+    await once(busy, 'listening')
+    const { port } = busy.address() as AddressInfo
+    try {
+      await expectStartFailure(
+        { DATA_DIR: freshDataDir(), PORT: String(port) },
+        new RegExp(`^Invalid configuration: PORT ${port} is already in use on 127\\.0\\.0\\.1`),
+      )
+    } finally {
+      busy.close()
+    }
+    // 192.0.2.0/24 is for documentation: no machine has it.
+    await expectStartFailure({ DATA_DIR: freshDataDir(), HOST: '192.0.2.1' }, /^Invalid configuration: HOST /)
+  })
 })
+
+/** The server process must exit with 1, its stderr exactly one line matching `line`. */
+async function expectStartFailure(env: Record<string, string>, line: RegExp): Promise<void> {
+  const failure = await startServerProcess(env).then(
+    (started) => {
+      started.child.kill('SIGKILL')
+      return new Error('server started')
+    },
+    (error: Error) => error,
+  )
+  const [status, stderr] = failure.message.split(' before listening: ')
+  expect(status).toBe('server exited with 1')
+  expect(stderr?.trimEnd().split('\n')).toEqual([expect.stringMatching(line)])
+}

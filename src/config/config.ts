@@ -1,5 +1,7 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 import { type AllowList, parseAllowList } from '../lib/destinations.js'
+import { isHostName, parseNetwork } from '../lib/networks.js'
 
 /** Everything Parley reads from its environment, parsed and checked once at start. */
 export interface Config {
@@ -37,9 +39,59 @@ const url = (protocols: string[]) =>
     `must be a ${protocols.join(' or ')} URL`,
   )
 
+/**
+ * A comma-separated list whose every entry is `valid`; else an issue that says what is `expected`
+ * and, in a longer list, which entry is not.
+ */
+function validList(
+  value: string,
+  context: z.RefinementCtx,
+  valid: (entry: string) => boolean,
+  expected: string,
+): string[] {
+  const entries = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+  const bad = entries.find((entry) => !valid(entry))
+  if (bad === undefined && entries.length > 0) return entries
+  const which = bad === undefined || entries.length === 1 ? '' : `, not ${JSON.stringify(bad)}`
+  context.addIssue({ code: 'custom', message: `must be ${expected}${which}` })
+  return z.NEVER
+}
+
+/** `*`, or origins as browsers send them in `Origin` (scheme, host, port: no path, no slash). */
+const parseOrigins = (value: string, context: z.RefinementCtx): true | string[] =>
+  value.trim() === '*'
+    ? true
+    : validList(
+        value,
+        context,
+        (origin) => URL.parse(origin)?.origin === origin,
+        '* or origins like https://example.com',
+      )
+
+/** proxy-addr's names for address ranges, which Fastify's trustProxy also takes. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal']
+
+/** `true`/`false`, or the proxies' addresses, CIDRs or range names (what Fastify's trustProxy takes). */
+function parseTrustProxy(value: string, context: z.RefinementCtx): boolean | string[] {
+  const flag = value.trim().toLowerCase()
+  if (flag === 'true' || flag === 'false') return flag === 'true'
+  return validList(
+    value,
+    context,
+    (proxy) => parseNetwork(proxy) !== undefined || PROXY_RANGES.includes(proxy),
+    'true, false, or addresses or CIDRs',
+  )
+}
+
 const env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().min(1).default('127.0.0.1'),
+  HOST: z
+    .string()
+    .refine((host) => isIP(host) !== 0 || isHostName(host), 'must be an IP address or a host name')
+    .default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
@@ -48,10 +100,10 @@ const env = z.object({
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
     .optional(),
   PUBLIC_URL: url(['http:', 'https:']).optional(),
-  CORS_ORIGINS: z.string().default('*'),
+  CORS_ORIGINS: z.string().default('*').transform(parseOrigins),
   BOT_HANDOVER_AFTER: z.coerce.number().int().min(1).default(60),
   DELIVERY_TIMEOUT: z.coerce.number().int().min(1).max(120).default(10),
-  TRUST_PROXY: z.string().default('false'),
+  TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CHATBOT_URL_ALLOW: z
     .string()
@@ -65,16 +117,6 @@ const env = z.object({
       }
     }),
 })
-
-/** `true`/`false`, or a comma-separated list of proxy addresses or CIDRs. */
-function parseTrustProxy(value: string): boolean | string[] {
-  const trimmed = value.trim().toLowerCase()
-  if (trimmed === 'true' || trimmed === 'false') return trimmed === 'true'
-  return value
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)
-}
 
 /** Parses the environment; throws a ConfigError whose message is one line naming the variable. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -100,11 +142,38 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     redisURL: e.REDIS_URL,
     masterKey: e.PARLEY_MASTER_KEY ? Buffer.from(e.PARLEY_MASTER_KEY, 'base64') : undefined,
     publicURL: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
-    corsOrigins: e.CORS_ORIGINS.trim() === '*' ? true : e.CORS_ORIGINS.split(',').map((o) => o.trim()),
+    corsOrigins: e.CORS_ORIGINS,
     botHandoverAfterSeconds: e.BOT_HANDOVER_AFTER,
     deliveryTimeoutSeconds: e.DELIVERY_TIMEOUT,
-    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     chatbotURLAllow: e.CHATBOT_URL_ALLOW,
   }
+}
+
+/**
+ * A failure to listen that the operator fixes in PORT or HOST, as the one line a bad setting
+ * gets; undefined for any other failure (that one keeps its stack).
+ */
+export function listenError(
+  error: unknown,
+  { port, host }: Pick<Config, 'port' | 'host'>,
+): ConfigError | undefined {
+  const reason = ((): string | undefined => {
+    switch ((error as NodeJS.ErrnoException | undefined)?.code) {
+      case 'EADDRINUSE':
+        return `PORT ${port} is already in use on ${host}`
+      case 'EACCES':
+        return `PORT ${port} needs privileges this process does not have`
+      case 'EADDRNOTAVAIL':
+        return `HOST ${host} is not an address of this machine`
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+      case 'EAI_FAIL':
+        return `HOST ${host} does not resolve to an address`
+      default:
+        return undefined
+    }
+  })()
+  return reason === undefined ? undefined : new ConfigError(`Invalid configuration: ${reason}`)
 }

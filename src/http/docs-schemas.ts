@@ -23,3 +23,9 @@ export const errorEnvelope = (
         },
       ],
     })
+
+/** A plain-text answer (the webhook's, /metrics'), in OpenAPI's own response shape. */
+export const plainText = (description: string, ...examples: string[]) => ({
+  description,
+  content: { 'text/plain': { schema: { type: 'string', ...(examples.length ? { examples } : {}) } } },
+})

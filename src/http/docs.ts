@@ -1,37 +1,109 @@
 import swagger from '@fastify/swagger'
 import swaggerUI from '@fastify/swagger-ui'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, RouteOptions } from 'fastify'
 import { toJSONSchema } from './validation.js'
 
+// OpenAPI 3.1, not 3.0.3: its Schema Objects are JSON Schema 2020-12, which is what zod emits
+// (numeric exclusiveMinimum, propertyNames of records, type "null", const), so the routes' schemas
+// go into the document as they are, instead of through a lossy down-conversion to 3.0's dialect.
+const OPENAPI_VERSION = '3.1.0'
 const PARTS = ['body', 'querystring', 'params', 'headers'] as const
+
+const bearer = (description: string) => ({ type: 'http', scheme: 'bearer', description }) as const
+const apiKey = (where: 'header' | 'cookie', name: string, description: string) =>
+  ({ type: 'apiKey', in: where, name, description }) as const
+
+/** How callers prove who they are; Swagger UI's Authorize holds one value per scheme. */
+const SECURITY_SCHEMES = {
+  serverKey: apiKey(
+    'header',
+    'Server-Key',
+    'base64("<SERVER_KEY_ID>:<SERVER_KEY_SECRET>"), as printed by `parley server-key create`.',
+  ),
+  ticket: bearer('An auth ticket from the server API, traded once for tokens.'),
+  refreshToken: bearer('The refresh token of the session (it rotates on every refresh).'),
+  accessToken: bearer("The client's access token (15 minutes; refresh on 40104)."),
+  agentToken: bearer('The `token` of an agent login (scripts).'),
+  agentSession: apiKey('cookie', 'parley_agent', 'The session cookie of an agent login (the console).'),
+  csrfToken: apiKey(
+    'header',
+    'X-CSRF-Token',
+    'The `csrfToken` of the login: changes made with the session cookie must carry it.',
+  ),
+  secretKey: apiKey('header', 'Secret-Key', "The chatbot's secret key (`whsec_...`)."),
+}
+
+/** A security requirement: all of these schemes together. */
+type Requirement = Record<string, string[]>
+const all = (...schemes: (keyof typeof SECURITY_SCHEMES)[]): Requirement =>
+  Object.fromEntries(schemes.map((scheme) => [scheme, []]))
+
+/** What each kind of route checks, as OpenAPI security requirements (any one of them will do). */
+export const SECURITY = {
+  /** Anyone: said explicitly, so an operation without `security` is a mistake, not a choice. */
+  public: [],
+  server: [all('serverKey')],
+  ticket: [all('ticket')],
+  refreshToken: [all('refreshToken')],
+  client: [all('accessToken')],
+  /** Agent changes: a bearer token, or the console's cookie with the CSRF token. */
+  agent: [all('agentToken'), all('agentSession', 'csrfToken')],
+  /** Agent routes that change nothing (`config.csrf: false`): the cookie alone will do. */
+  agentRead: [all('agentToken'), all('agentSession')],
+  webhook: [all('secretKey')],
+  /** The WebSocket: a client's or an agent's token, or the console's cookie (same origin). */
+  connect: [all('accessToken'), all('agentToken'), all('agentSession')],
+} satisfies Record<string, Requirement[]>
+
+/**
+ * Documents the credential of every route registered in `app`'s scope (that does not name its
+ * own), next to the hook that checks it: a route added to a family later is documented too.
+ */
+export function documentSecurity(
+  app: FastifyInstance,
+  requirement: Requirement[] | ((route: RouteOptions) => Requirement[]),
+): void {
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.hide || route.schema?.security) return
+    const security = typeof requirement === 'function' ? requirement(route) : requirement
+    route.schema = { ...route.schema, security }
+  })
+}
+
+/**
+ * A readable operationId from the path, unique as paths are: `/api/agent/v1/case/take` →
+ * `agentCaseTake` (the `api` and version segments and path parameters say nothing).
+ */
+export function operationIdOf(url: string): string {
+  const words = url
+    .split('/')
+    .filter((segment) => segment && segment !== 'api' && !/^v\d+$/.test(segment) && !/^[:{]/.test(segment))
+    .flatMap((segment) => segment.split(/[_-]/))
+    .map((word) => word.toLowerCase())
+  return words.map((word, index) => (index === 0 ? word : word[0]?.toUpperCase() + word.slice(1))).join('')
+}
 
 /** The OpenAPI document of every JSON endpoint, built from the routes' zod schemas, at /docs. */
 export async function useDocs(app: FastifyInstance, publicURL: string, version: string): Promise<void> {
   await app.register(swagger, {
     openapi: {
+      openapi: OPENAPI_VERSION,
       info: {
         title: 'Parley',
         version,
         description:
           'Every JSON endpoint answers with the envelope {status, error: {code, message, field}, data}; ' +
-          'the HTTP status equals `status`.',
+          'the HTTP status equals `status`. The chatbot webhook answers in plain text.',
       },
       servers: [{ url: publicURL }],
-      components: {
-        securitySchemes: {
-          serverKey: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'Server-Key',
-            description:
-              'base64("<SERVER_KEY_ID>:<SERVER_KEY_SECRET>"), as printed by `parley server-key create`.',
-          },
-        },
-      },
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: ({ schema, url }) => {
       if (!schema) return { schema, url }
-      const converted: Record<string, unknown> = { ...schema }
+      const converted: Record<string, unknown> = {
+        ...schema,
+        operationId: schema.operationId ?? operationIdOf(url),
+      }
       for (const part of PARTS) if (schema[part]) converted[part] = toJSONSchema(schema[part])
       if (schema.response) {
         converted.response = Object.fromEntries(

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client'
 import type { DeliveryMeter } from '../domain/delivery/delivery.worker.js'
+import { SECURITY } from './docs.js'
+import { plainText } from './docs-schemas.js'
 
 /** Prometheus metrics at GET /metrics: the process's defaults and the delivery outbox's. */
 export function useMetrics(app: FastifyInstance): { delivery: DeliveryMeter } {
@@ -16,7 +18,13 @@ export function useMetrics(app: FastifyInstance): { delivery: DeliveryMeter } {
     help: 'How long the oldest due delivery has been waiting.',
     registers: [registry],
   })
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  const schema = {
+    summary: 'Prometheus metrics (text exposition format)',
+    tags: ['operations'],
+    security: SECURITY.public,
+    response: { 200: plainText('The metrics.') },
+  }
+  app.get('/metrics', { schema }, async (_request, reply) => {
     reply.type(registry.contentType)
     return registry.metrics()
   })

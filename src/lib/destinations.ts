@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { BlockList, isIP, type LookupFunction } from 'node:net'
+import { parseNetwork } from './networks.js'
 
 // Where Parley may send requests chosen by an organization (its chatbot's URL). Loopback,
 // private, link-local, unique-local, CGNAT, multicast and unspecified destinations are the
@@ -57,16 +58,11 @@ export function parseAllowList(value: string): AllowList {
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean)) {
-    const [network = '', prefix, extra] = entry.replace(/^\[(.*)\]/, '$1').split('/')
-    const version = isIP(network)
-    if (prefix !== undefined || extra !== undefined) {
-      const bits = Number(prefix)
-      const max = version === 6 ? 128 : 32
-      if (!version || extra !== undefined || !/^\d+$/.test(prefix ?? '') || bits > max) throw badEntry(entry)
-      allow.addresses.addSubnet(network, bits, family(network))
-    } else if (version) {
-      allow.addresses.addAddress(network, family(network))
-    } else {
+    const network = parseNetwork(entry.replace(/^\[(.*)\]/, '$1'))
+    if (network?.bits !== undefined) allow.addresses.addSubnet(network.address, network.bits, network.family)
+    else if (network) allow.addresses.addAddress(network.address, network.family)
+    else if (entry.includes('/')) throw badEntry(entry)
+    else {
       const host = entry.replace(/\.$/, '').toLowerCase()
       if (!/^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/.test(host)) throw badEntry(entry)
       allow.hosts.add(host)

@@ -9,6 +9,7 @@ import { roomRequest, sendMessage } from '../api/chat/schemas.js'
 import { agentSocketIdentity } from '../domain/agents/agents.service.js'
 import { AppError, paramError } from '../errors/app-error.js'
 import { BODY_LIMIT } from '../http/body.js'
+import { SECURITY } from '../http/docs.js'
 import { errorEnvelope, successEnvelope } from '../http/docs-schemas.js'
 import { failure, success } from '../http/envelope.js'
 import { toAppError } from '../http/errors.js'
@@ -255,6 +256,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
         'user/status, case/update, session/revoked from the server; chat/sendMessage, chat/startTyping, ' +
         'chat/stopTyping from the client (an "id" in a client frame is echoed in its answer).',
       tags: ['real time'],
+      security: SECURITY.connect,
       querystring: z.object({ check: z.string().optional(), authorization: z.string().optional() }),
       response: { 200: successEnvelope(z.object({})), 401: unauthorized },
     },

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import type { AgentIdentity } from '../../domain/agents/agents.service.js'
 import { visitorContent } from '../../domain/cases/case.js'
 import { AppError } from '../../errors/app-error.js'
+import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
 import { success } from '../../http/envelope.js'
 import {
@@ -134,16 +135,19 @@ export async function agentAPI(
   app.post(
     `${PREFIX}/auth/login`,
     {
-      ...describe(
-        'Sign in: a session cookie for the console, and a bearer token for scripts',
-        login,
-        z.object({
-          token: z.string(),
-          csrfToken: z.string(),
-          expiresAt: z.number().int(),
-          agentAccount: agentShape,
-        }),
-      ),
+      schema: {
+        ...describe(
+          'Sign in: a session cookie for the console, and a bearer token for scripts',
+          login,
+          z.object({
+            token: z.string(),
+            csrfToken: z.string(),
+            expiresAt: z.number().int(),
+            agentAccount: agentShape,
+          }),
+        ).schema,
+        security: SECURITY.public,
+      },
       config: {
         rateLimit: {
           max: LOGIN_ATTEMPTS_PER_MINUTE,
@@ -178,6 +182,10 @@ export async function agentAPI(
   // Everything else needs a signed-in agent.
   await app.register(async (signedIn) => {
     signedIn.addHook('preHandler', authenticateAgent)
+    // As authenticateAgent checks: the cookie needs the CSRF token unless the route changes nothing.
+    documentSecurity(signedIn, (route) =>
+      route.config?.csrf === false ? SECURITY.agentRead : SECURITY.agent,
+    )
     await signedIn.register(adminAPI)
     const routes = signedIn.withTypeProvider<ZodTypeProvider>()
     routes.post(

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { SECURITY } from '../../http/docs.js'
 import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
 import { success } from '../../http/envelope.js'
 import { tokensShape } from '../chat/shapes.js'
@@ -19,11 +20,12 @@ const unauthorized = errorEnvelope(
  * lives with the WebSocket, in realtime/gateway.ts). The credential travels as `Authorization: Bearer <...>`; the body is empty.
  */
 export async function authAPI(app: FastifyInstance): Promise<void> {
-  const tokenRoute = (summary: string, credential: string) => ({
+  const tokenRoute = (summary: string, credential: 'ticket' | 'refreshToken') => ({
     schema: {
       summary,
       description: `Authorization: Bearer <${credential}>; empty body.`,
       tags: ['client auth'],
+      security: SECURITY[credential],
       response: { 200: successEnvelope(tokensShape), 401: unauthorized },
     },
     // The credential is checked before the body is read.
@@ -53,6 +55,7 @@ export async function authAPI(app: FastifyInstance): Promise<void> {
       schema: {
         summary: 'Revoke this session: its refresh token stops working, its sockets close',
         tags: ['client auth'],
+        security: SECURITY.client,
         response: { 200: successEnvelope(z.object({})), 401: unauthorized },
       },
     },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
 import { success } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
@@ -39,6 +40,7 @@ const page = z.object({ messages: z.array(messageShape), hasMore: z.boolean() })
  */
 export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   fastify.addHook('onRequest', requireClient)
+  documentSecurity(fastify, SECURITY.client)
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { users, rooms, messages } = app.services
   const describe = <B, R extends z.ZodType>(summary: string, request: B, data: R) => ({

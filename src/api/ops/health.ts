@@ -1,25 +1,51 @@
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
+import { z } from 'zod'
 import { AppError } from '../../errors/app-error.js'
+import { SECURITY } from '../../http/docs.js'
+import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
 import { success } from '../../http/envelope.js'
+
+const up = successEnvelope(z.object({}))
 
 /** Liveness and readiness for load balancers and orchestrators. */
 export async function opsAPI(app: FastifyInstance): Promise<void> {
-  const hide = { schema: { hide: true } }
-  app.get('/healthz', hide, async () => success({}))
-  app.get('/readyz', hide, async (request) => {
-    try {
-      await sql`select 1`.execute(app.database.db)
-    } catch (error) {
-      request.log.warn({ err: error }, 'database not reachable')
-      throw new AppError('unavailable', 'database is not reachable')
-    }
-    try {
-      await app.services.hub.ready()
-    } catch (error) {
-      request.log.warn({ err: error }, 'redis not reachable')
-      throw new AppError('unavailable', 'redis is not reachable')
-    }
-    return success({})
-  })
+  const schema = { tags: ['operations'], security: SECURITY.public }
+  app.get(
+    '/healthz',
+    { schema: { ...schema, summary: 'The process is up', response: { 200: up } } },
+    async () => success({}),
+  )
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        ...schema,
+        summary: 'The database answers and, with REDIS_URL, Redis is subscribed',
+        response: {
+          200: up,
+          503: errorEnvelope('50300: the database or Redis is not reachable', {
+            status: 503,
+            code: '50300',
+            message: 'database is not reachable',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      try {
+        await sql`select 1`.execute(app.database.db)
+      } catch (error) {
+        request.log.warn({ err: error }, 'database not reachable')
+        throw new AppError('unavailable', 'database is not reachable')
+      }
+      try {
+        await app.services.hub.ready()
+      } catch (error) {
+        request.log.warn({ err: error }, 'redis not reachable')
+        throw new AppError('unavailable', 'redis is not reachable')
+      }
+      return success({})
+    },
+  )
 }

@@ -15,7 +15,6 @@ export function authTicketRoute(app: FastifyInstance): void {
           'Saves the user identified by xcUserID (creating it if new) and returns a ticket, valid for one hour ' +
           'and usable once, that the client app exchanges for an access token.',
         tags: ['server'],
-        security: [{ serverKey: [] }],
         body: authTicketRequest,
         response: {
           200: successEnvelope(

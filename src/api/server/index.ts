@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerKeyIdentity } from '../../domain/server-keys/server-keys.service.js'
 import { ServerKeyError } from '../../domain/server-keys/server-keys.service.js'
+import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { authTicketRoute } from './auth-ticket.route.js'
 
 declare module 'fastify' {
@@ -26,5 +27,6 @@ export async function serverAPI(app: FastifyInstance): Promise<void> {
       throw error
     }
   })
+  documentSecurity(app, SECURITY.server)
   authTicketRoute(app)
 }

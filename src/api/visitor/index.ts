@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { visitorContent } from '../../domain/cases/case.js'
+import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
 import { success } from '../../http/envelope.js'
 import { optionalInteger, params, requiredChoice, requiredID, requiredText } from '../../http/params.js'
@@ -77,6 +78,7 @@ const errors = {
  */
 export async function visitorAPI(fastify: FastifyInstance): Promise<void> {
   fastify.addHook('onRequest', requireClient)
+  documentSecurity(fastify, SECURITY.client)
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { cases, topics } = app.services
   const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({

@@ -6,6 +6,8 @@ import {
   INTERNAL_MESSAGE,
   MALFORMED_REQUEST,
 } from '../../errors/app-error.js'
+import { SECURITY } from '../../http/docs.js'
+import { plainText } from '../../http/docs-schemas.js'
 import type { ErrorFormat } from '../../http/errors.js'
 import { parseWebhook } from './payload.js'
 
@@ -59,6 +61,26 @@ export const webhookFormat: ErrorFormat = (error) => {
   return { status, contentType: 'text/plain; charset=utf-8', body: text }
 }
 
+/** What the webhook answers, as webhookFormat writes it. */
+const ANSWERS = {
+  200: plainText('Done.', 'ok'),
+  400: plainText('The body or a parameter is invalid: the reason.', 'case id is required'),
+  401: plainText(
+    'Secret-Key missing or wrong, or the organization or chatbot unknown or inactive.',
+    'secret key is invalid',
+  ),
+  404: plainText('No such case of this chatbot.', 'case not found'),
+  409: plainText(
+    'The case is closed, or (messages) not with the chatbot.',
+    'case is closed',
+    'case is not handled by the chatbot',
+  ),
+  413: plainText('The body is larger than 1 MiB.', 'request body is too large'),
+  429: plainText('Too many requests.', 'too many requests'),
+  500: plainText('Internal error; the details are only in the log.', INTERNAL_MESSAGE),
+  503: plainText('The database is away for now: try again.', 'service unavailable'),
+}
+
 /**
  * `POST /api/visitor/v1/webhook/chatbot/custom/:organizationID/:chatbotID` (spec §4.2): the
  * custom chatbot answers a case, hands it over, or closes it. The Secret-Key is checked before the
@@ -75,11 +97,12 @@ export async function webhookAPI(app: FastifyInstance): Promise<void> {
       schema: {
         summary: 'Chatbot webhook: messages, handover_case, close_case (spec §4.2)',
         description:
-          "Header Secret-Key: the chatbot's secret key. Body: {caseID, eventType, ...}. Answers are plain text: " +
-          '200 ok; 401 secret key is invalid; 400 <reason>; 404 case not found; 409 case is closed | ' +
-          'case is not handled by the chatbot; 413 request body is too large; 429 too many requests; ' +
-          '503 service unavailable (try again); 500 internal server error.',
+          "Header Secret-Key: the chatbot's secret key. Body (JSON, whatever the Content-Type): " +
+          '{caseID, eventType: messages | handover_case | close_case, messages | handoverCase | closeCase}. ' +
+          'Answers are plain text.',
         tags: ['chatbot webhook'],
+        security: SECURITY.webhook,
+        response: ANSWERS,
       },
       onRequest: async (request) => {
         const { organizationID, chatbotID } = request.params

@@ -1,12 +1,10 @@
-import http from 'node:http'
-import https from 'node:https'
 import type { FastifyBaseLogger } from 'fastify'
 import { Webhook } from 'standardwebhooks'
 import type { Clock } from '../../lib/clock.js'
-import { ForbiddenDestination } from '../../lib/destinations.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesService } from '../cases/cases.service.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
+import { type Attempt, type Failure, failureOf, postDelivery } from './attempt.js'
 import {
   abandonPending,
   casesWaitingSince,
@@ -43,12 +41,6 @@ export interface DeliveryMeter {
   handedOver(): void
   lag(seconds: number): void
 }
-
-type Attempt = { status: number } | { status: 'network' | 'timeout' | 'refused'; error: string }
-
-class TimeoutError extends Error {}
-const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 })
-const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 })
 
 /**
  * Sends the outbox to chatbots: each delivery signed (Standard Webhooks) with a stable
@@ -167,63 +159,75 @@ export class DeliveryWorker {
   }
 
   private async deliver(delivery: DeliveryRow, context: DeliveryContext | undefined): Promise<void> {
-    const { database, clock, meter, log } = this.deps
+    const { clock, log } = this.deps
     try {
       const request = await this.prepare(delivery, context)
       const attempt = request
-        ? await this.post(request.url, request.headers(clock.now()), request.body)
+        ? await postDelivery(request.url, request.headers(clock.now()), request.body, {
+            destinations: this.deps.chatbots.destinations,
+            timeoutMs: this.options.timeoutMs,
+          })
         : undefined
-      const now = clock.now()
-      // Through a transaction, so settlements share commits (SQLite's group commit).
-      const settle = (changes: Parameters<typeof settleDelivery>[2]) =>
-        database.transaction((trx) => settleDelivery(trx, delivery.id, changes))
-      const outcome = attempt ? classify(attempt.status) : 'failed'
-      const error = !attempt
-        ? 'the chatbot or case is gone'
-        : 'error' in attempt
-          ? attempt.error
-          : `HTTP ${attempt.status}`
-      if (outcome === 'sent') {
-        meter.sent()
-        await settle({
-          status: 'sent',
-          sent_at: now,
-          attempts: delivery.attempts + 1,
-          updated: now,
-        })
-        return
-      }
-      if (outcome === 'retry' && now - delivery.created < GIVE_UP_AFTER_MS) {
-        meter.retried()
-        const next = now + retryDelay(delivery.attempts + 1, this.options.jitter())
-        await settle({
-          attempts: delivery.attempts + 1,
-          next_attempt_at: next,
-          last_error: error,
-          updated: now,
-        })
-        return
-      }
-      meter.failed()
-      // In one transaction with the failure, so the case's next delivery cannot be claimed before
-      // the handover below abandons it.
-      await database.transaction(async (trx) => {
-        await settleDelivery(trx, delivery.id, {
-          status: 'failed',
-          attempts: delivery.attempts + 1,
-          last_error: error,
-          updated: now,
-        })
-        await abandonPending(trx, delivery.case_id, now)
-      })
-      await this.handOver(
-        delivery.case_id,
-        'The chatbot could not take the message; the case goes to an agent',
-      )
+      await this.settle(delivery, attempt, clock.now())
     } catch (error) {
       // Storage trouble: the lease lapses and the delivery is tried again.
       log.error({ err: error, deliveryID: delivery.id }, 'delivery: attempt not recorded')
     }
+  }
+
+  /** Records how an attempt ended (no attempt: the chatbot or case is gone): sent, retry, or failed. */
+  private async settle(delivery: DeliveryRow, attempt: Attempt | undefined, now: number): Promise<void> {
+    const { database, meter } = this.deps
+    const attempts = delivery.attempts + 1
+    const outcome = attempt ? classify(attempt.status) : 'failed'
+    if (outcome === 'sent') {
+      meter.sent()
+      // Through a transaction, so settlements share commits (SQLite's group commit).
+      await database.transaction((trx) =>
+        settleDelivery(trx, delivery.id, { status: 'sent', sent_at: now, attempts, updated: now }),
+      )
+      return
+    }
+    const failure = failureOf(attempt)
+    const last_error = 'status' in failure ? `HTTP ${failure.status}` : failure.error
+    if (outcome === 'retry' && now - delivery.created < GIVE_UP_AFTER_MS) {
+      meter.retried()
+      const next = now + retryDelay(attempts, this.options.jitter())
+      await database.transaction((trx) =>
+        settleDelivery(trx, delivery.id, { attempts, next_attempt_at: next, last_error, updated: now }),
+      )
+      this.logFailure(delivery, failure, new Date(next).toISOString())
+      return
+    }
+    meter.failed()
+    // In one transaction with the failure, so the case's next delivery cannot be claimed before
+    // the handover below abandons it.
+    await database.transaction(async (trx) => {
+      await settleDelivery(trx, delivery.id, { status: 'failed', attempts, last_error, updated: now })
+      await abandonPending(trx, delivery.case_id, now)
+    })
+    this.logFailure(delivery, failure, 'failed for good')
+    await this.handOver(delivery.case_id, 'The chatbot could not take the message; the case goes to an agent')
+  }
+
+  /**
+   * A failed attempt, at warn: otherwise a dead bot shows only in a counter. What the operator
+   * needs to find the bot's fault, and nothing the bot was sent (no body, secret or signature).
+   */
+  private logFailure(delivery: DeliveryRow, failure: Failure, nextAttempt: string): void {
+    this.deps.log.warn(
+      {
+        caseID: delivery.case_id,
+        deliveryID: delivery.id,
+        chatbotID: delivery.chatbot_id,
+        attempt: delivery.attempts + 1,
+        ...failure,
+        nextAttempt,
+      },
+      nextAttempt === 'failed for good'
+        ? 'delivery to the chatbot failed for good; the case goes to agents'
+        : 'delivery to the chatbot failed; it will be retried',
+    )
   }
 
   /** The URL, body and headers of a delivery; undefined when its chatbot, case or message is gone. */
@@ -244,54 +248,6 @@ export class DeliveryWorker {
         'webhook-signature': signer.sign(delivery.id, new Date(now), body),
       }),
     }
-  }
-
-  /**
-   * One attempt over node:http(s) with keep-alive agents: fetch's web streams cost more than the
-   * rest of a delivery. The destination is checked as it is connected to (see DestinationPolicy):
-   * a refused one is `refused`, which fails the delivery for good.
-   */
-  private post(url: string, headers: Record<string, string>, body: string): Promise<Attempt> {
-    return new Promise((resolve) => {
-      const target = new URL(url)
-      const { destinations } = this.deps.chatbots
-      try {
-        destinations.checkLiteral(target)
-      } catch (error) {
-        resolve({ status: 'refused', error: (error as Error).message })
-        return
-      }
-      const secure = target.protocol === 'https:'
-      const request = (secure ? https : http).request(
-        target,
-        {
-          method: 'POST',
-          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-          agent: secure ? httpsAgent : httpAgent,
-          lookup: destinations.lookup,
-          timeout: this.options.timeoutMs,
-        },
-        (response) => {
-          // The status is the answer; the body is not needed.
-          clearTimeout(limit)
-          resolve({ status: response.statusCode ?? 0 })
-          response.resume()
-        },
-      )
-      // A limit on the whole attempt, not only on silence.
-      const limit = setTimeout(() => request.destroy(new TimeoutError()), this.options.timeoutMs)
-      request.on('timeout', () => request.destroy(new TimeoutError()))
-      request.on('error', (error) =>
-        resolve(
-          error instanceof TimeoutError
-            ? { status: 'timeout', error: 'timed out' }
-            : error instanceof ForbiddenDestination
-              ? { status: 'refused', error: error.message }
-              : { status: 'network', error: error.message },
-        ),
-      )
-      request.end(body)
-    })
   }
 
   private async handOver(caseID: string, reason: string): Promise<void> {
