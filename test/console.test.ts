@@ -8,6 +8,7 @@ import { openCase } from './support/cases.js'
 import { createOrganization } from './support/clients.js'
 import { dialects } from './support/databases.js'
 import { startEchoBot } from './support/echo-bot.js'
+import { operator } from './support/fixtures.js'
 import { freePort } from './support/processes.js'
 import { connect, type TestSocket } from './support/sockets.js'
 
@@ -54,7 +55,7 @@ for (const dialect of dialects) {
         { delivery: { autoStart: true, pollMs: 20 } },
       )
       org = await createOrganization(server)
-      await server.app.services.agents.create(org.organizationID, {
+      await server.app.services.agents.create(operator, org.organizationID, {
         email: 'ada@acme.test',
         fullName: 'Ada Admin',
         role: 'admin',

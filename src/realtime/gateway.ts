@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { AGENT_COOKIE } from '../api/agent/index.js'
 import { authorizationOf, readBearer } from '../api/auth/bearer.js'
 import { roomRequest, sendMessage } from '../api/chat/schemas.js'
-import { agentSocketIdentity } from '../domain/agents/agents.service.js'
+import { agentSocketIdentity } from '../domain/agents/agent-sessions.js'
 import { AppError, paramError } from '../errors/app-error.js'
 import { BODY_LIMIT } from '../http/body.js'
 import { errorEnvelope, successEnvelope } from '../http/docs-schemas.js'
@@ -222,18 +222,22 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
         request.log.warn({ err: error }, 'presence: disconnect not recorded')
       })
     })
-    // Agents listen to their cases; presence and session checks are the clients'.
+    // A revocation (a logout, a deactivated agent) between the check before the upgrade and now
+    // reached no socket: look again.
+    const { sessionID } = connection.client
+    const revoked = connection.isAgent
+      ? services.agentSessions.isLive(sessionID).then((live) => !live)
+      : services.sessions.isRevoked(sessionID)
+    revoked
+      .then((yes) => {
+        if (yes) socket.close(4001, 'session revoked')
+      })
+      .catch(() => {})
+    // Agents listen to their cases; presence is the clients'.
     if (connection.isAgent) return
     presence.connected(presenceSocket(connection)).catch((error: unknown) => {
       request.log.warn({ err: error }, 'presence: connect not recorded')
     })
-    // A revocation between the check before the upgrade and now reached no socket: look again.
-    services.sessions
-      .isRevoked(connection.client.sessionID)
-      .then((revoked) => {
-        if (revoked) socket.close(4001, 'session revoked')
-      })
-      .catch(() => {})
   }
 
   const unauthorized = errorEnvelope(
@@ -269,7 +273,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
         if (originHost(request.headers.origin) !== request.headers.host) {
           throw new AppError('forbidden', 'Origin not allowed')
         }
-        request.client = agentSocketIdentity(await services.agents.authenticate(cookie))
+        request.client = agentSocketIdentity(await services.agentSessions.authenticate(cookie))
         request.isAgent = true
         return
       }
@@ -279,7 +283,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
         request.client = await services.sessions.authenticate(token)
         return
       }
-      const agent = await services.agents.authenticate(token).catch(() => {
+      const agent = await services.agentSessions.authenticate(token).catch(() => {
         throw new AppError('invalidToken', 'access token is invalid')
       })
       request.client = agentSocketIdentity(agent)

@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Redis } from 'ioredis'
 import { z } from 'zod'
-import type { AgentIdentity } from '../../domain/agents/agents.service.js'
+import type { AgentIdentity } from '../../domain/agents/agent-sessions.js'
 import { visitorContent } from '../../domain/cases/case.js'
 import { AppError } from '../../errors/app-error.js'
 import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
@@ -47,6 +47,10 @@ export const AGENT_COOKIE = 'parley_agent'
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10
 
 const login = params({ email: requiredText({ max: 255 }), password: requiredText({ max: 1024 }) })
+const passwordChange = params({
+  currentPassword: requiredText({ max: 1024 }),
+  newPassword: requiredText({ max: 1024 }),
+})
 const setStatus = params({ status: requiredChoice(['online', 'away', 'offline']) })
 const caseList = params({
   status: (name: string) => requiredChoice(['bot', 'queued', 'assigned', 'closed'])(name).optional(),
@@ -81,6 +85,7 @@ const agentShape = z.object({
   topics: z.array(z.number().int()),
   maxConcurrentCases: z.number().int(),
   status: z.enum(['online', 'away', 'offline']),
+  active: z.boolean(),
   created: z.number().int(),
   updated: z.number().int(),
 })
@@ -126,7 +131,7 @@ export async function agentAPI(
     options.clock,
   )
   const app = fastify.withTypeProvider<ZodTypeProvider>()
-  const { agents, cases } = app.services
+  const { agents, agentSessions, cases } = app.services
   const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
     schema: { summary, tags: ['agent'], body, response: { 200: successEnvelope(data), ...errors } },
   })
@@ -158,7 +163,9 @@ export async function agentAPI(
     async (request, reply) => {
       // Both limits are checked before the password is hashed: a refused attempt costs no scrypt.
       const { email, password } = request.body
-      const session = await addressLimit.attempt(request.ip, reply, () => agents.login(email, password))
+      const session = await addressLimit.attempt(request.ip, reply, () =>
+        agentSessions.login(email, password),
+      )
       reply.setCookie(AGENT_COOKIE, session.token, {
         httpOnly: true,
         sameSite: 'strict',
@@ -184,8 +191,24 @@ export async function agentAPI(
       `${PREFIX}/auth/logout`,
       describe('Sign out', params({}), z.object({})),
       async (request, reply) => {
-        await agents.logout(request.agent)
+        await agentSessions.logout(request.agent)
         reply.clearCookie(AGENT_COOKIE, { path: '/' })
+        return success({})
+      },
+    )
+    routes.post(
+      `${PREFIX}/auth/change_password`,
+      {
+        ...describe(
+          'Change your password, giving the current one; your other sessions end',
+          passwordChange,
+          z.object({}),
+        ),
+        // Guessing the current password with a stolen session is limited like logins are.
+        config: { rateLimit: { max: LOGIN_ATTEMPTS_PER_MINUTE, timeWindow: 60_000 } },
+      },
+      async (r) => {
+        await agents.changePassword(r.agent, r.body.currentPassword, r.body.newPassword)
         return success({})
       },
     )
@@ -212,7 +235,7 @@ export async function agentAPI(
       async (r) => {
         const [topics, team] = await Promise.all([
           app.services.topics.list(r.agent.organizationID),
-          agents.list(r.agent.organizationID),
+          agents.list(r.agent.organizationID, { activeOnly: true }),
         ])
         return success({
           topics: topics.map(({ topicID, name }) => ({ topicID, name })),
@@ -318,7 +341,7 @@ async function authenticateAgent(
   const token = bearer ?? fromCookie
   if (!token)
     throw new AppError('missingAuthorization', 'Sign in first (Authorization header or session cookie)')
-  request.agent = await this.services.agents.authenticate(token)
+  request.agent = await this.services.agentSessions.authenticate(token)
   request.agentCSRFToken = csrfTokenOf(token)
   if (bearer || request.routeOptions.config.csrf === false) return
   const csrfToken = request.headers['x-csrf-token']
