@@ -55,11 +55,14 @@ describeEachDatabase('agent deactivation and passwords', (dialect) => {
     })
     const notes = (await roomMessages(server(), opened.roomID)).map((m) => m.body)
     expect(notes).toContain('The agent is no longer available; the case goes back to the queue')
-    // No case can go to them; the team (whom cases are transferred to) no longer lists them.
+    // No case can go to them; the team (whom cases are transferred to) shows them inactive.
     const assign = await admin.call('/case/assign', { id: opened.caseID, agentAccountID: leaver.id })
     expect(assign.json.error).toMatchObject({ code: '40901', message: 'the agent is deactivated' })
     const team = (await admin.call('/agent/get_team')).json.data.agents as { agentAccountID: string }[]
-    expect(team.map((a) => a.agentAccountID)).not.toContain(leaver.id)
+    expect(team.find((a) => a.agentAccountID === leaver.id)).toMatchObject({
+      active: false,
+      status: 'offline',
+    })
     const listed = (await admin.call('/admin/agent/list')).json.data.agents as { agentAccountID: string }[]
     expect(listed.find((a) => a.agentAccountID === leaver.id)).toMatchObject({ active: false })
     expect(await audited('agent.deactivate')).toContainEqual(

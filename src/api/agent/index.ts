@@ -91,7 +91,9 @@ const agentShape = z.object({
 })
 const teamShape = z.object({
   topics: z.array(z.object({ topicID: z.number().int(), name: z.string() })),
-  agents: z.array(agentShape.pick({ agentAccountID: true, fullName: true, status: true, topics: true })),
+  agents: z.array(
+    agentShape.pick({ agentAccountID: true, fullName: true, status: true, topics: true, active: true }),
+  ),
 })
 const errors = {
   401: errorEnvelope('40101-40104: not signed in, or the session ended', {
@@ -235,15 +237,16 @@ export async function agentAPI(
       async (r) => {
         const [topics, team] = await Promise.all([
           app.services.topics.list(r.agent.organizationID),
-          agents.list(r.agent.organizationID, { activeOnly: true }),
+          agents.list(r.agent.organizationID),
         ])
         return success({
           topics: topics.map(({ topicID, name }) => ({ topicID, name })),
-          agents: team.map(({ agentAccountID, fullName, status, topics }) => ({
+          agents: team.map(({ agentAccountID, fullName, status, topics, active }) => ({
             agentAccountID,
             fullName,
             status,
             topics,
+            active,
           })),
         })
       },

@@ -107,10 +107,10 @@ export class AgentsService {
     return toAgent(row, await topicsOfAgent(this.deps.database.db, agentAccountID))
   }
 
-  /** The organization's accounts; `activeOnly` leaves out deactivated ones (whom no case can go to). */
-  async list(organizationID: string, { activeOnly = false } = {}): Promise<Agent[]> {
+  /** The organization's accounts, deactivated ones too (their names stay on their cases). */
+  async list(organizationID: string): Promise<Agent[]> {
     const { db } = this.deps.database
-    const rows = (await listAgents(db, organizationID)).filter((row) => !activeOnly || !row.deactivated_at)
+    const rows = await listAgents(db, organizationID)
     return Promise.all(rows.map(async (row) => toAgent(row, await topicsOfAgent(db, row.id))))
   }
 
