@@ -5,6 +5,7 @@ import { startServer, stopServer, type TestServer } from './support/app.js'
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
 import { validTicketRequest } from './support/fixtures.js'
 import { runCLI, runCLIJSON } from './support/processes.js'
+import { connect } from './support/sockets.js'
 
 describeEachDatabase('admin CLI', (dialect) => {
   let testDatabase: TestDatabase
@@ -14,7 +15,8 @@ describeEachDatabase('admin CLI', (dialect) => {
   // The server runs on the same data while the CLI, in other processes, changes it.
   beforeAll(async () => {
     testDatabase = await createTestDatabase(dialect)
-    server = await startServer(testDatabase)
+    // Agents' sockets are checked at each ping: the CLI's revocations reach no hub of the server.
+    server = await startServer(testDatabase, {}, { realtime: { pingIntervalMs: 100 } })
     ;({ organizationID } = await runCLIJSON(['org', 'create', '--name', 'Acme Ltd'], testDatabase.env))
   })
   afterAll(async () => {
@@ -229,10 +231,12 @@ describeEachDatabase('admin CLI', (dialect) => {
     const login = (email: string, password: string) =>
       server.post('/api/agent/v1/auth/login', { email, password })
     const token = (await login('ann@staff.example', 'first passphrase')).json.data.token
+    const socket = await connect(server.url, token)
 
     const lastAdmin = await cli('agent', 'deactivate', '--id', boss.agentAccountID)
     expect(lastAdmin).toMatchObject({ code: 1, stderr: 'error: an organization keeps at least one admin\n' })
     expect(await cliJSON('agent', 'deactivate', '--id', ann.agentAccountID)).toMatchObject({ active: false })
+    expect((await socket.closed).code).toBe(4001)
     // The CLI is another process: the server trusts what it read for at most a second.
     server.clock.advance(1000)
     expect(

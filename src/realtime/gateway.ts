@@ -113,6 +113,14 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       socket.close(CLOSE_RESYNC, 'events may have been missed; resync')
   })
 
+  /** Closes the socket if its session has been revoked (read from storage). */
+  const closeIfRevoked = ({ client, isAgent, socket }: Connection) => {
+    const revoked = isAgent
+      ? services.agentSessions.isLive(client.sessionID).then((live) => !live)
+      : services.sessions.isRevoked(client.sessionID)
+    revoked.then((yes) => yes && socket.close(4001, 'session revoked')).catch(() => {})
+  }
+
   const pinger = setInterval(() => {
     const all = connections.all()
     for (const connection of all) {
@@ -123,6 +131,8 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       connection.missedPongs++
       connection.socket.ping()
     }
+    // An agent session ended by another process without Redis (the CLI) reached no hub here.
+    for (const connection of all) if (connection.isAgent) closeIfRevoked(connection)
     const clients = all.filter((c) => !c.isAgent)
     presence.refresh(clients.map(presenceSocket)).catch((error: unknown) => {
       app.log.warn({ err: error }, 'presence: refresh failed')
@@ -224,15 +234,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     })
     // A revocation (a logout, a deactivated agent) between the check before the upgrade and now
     // reached no socket: look again.
-    const { sessionID } = connection.client
-    const revoked = connection.isAgent
-      ? services.agentSessions.isLive(sessionID).then((live) => !live)
-      : services.sessions.isRevoked(sessionID)
-    revoked
-      .then((yes) => {
-        if (yes) socket.close(4001, 'session revoked')
-      })
-      .catch(() => {})
+    closeIfRevoked(connection)
     // Agents listen to their cases; presence is the clients'.
     if (connection.isAgent) return
     presence.connected(presenceSocket(connection)).catch((error: unknown) => {
