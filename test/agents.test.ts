@@ -185,6 +185,7 @@ describeEachDatabase('agents', (dialect) => {
       fullName: 'team-a',
       status: 'offline',
       topics: me.topics,
+      active: true,
     })
     expect(JSON.stringify(team)).not.toContain('@')
     expect(JSON.stringify(team)).not.toContain('team-other')
