@@ -1,3 +1,4 @@
+import { AgentSessions } from './domain/agents/agent-sessions.js'
 import { AgentsService } from './domain/agents/agents.service.js'
 import { AuditLog } from './domain/audit/audit.js'
 import { CasesService } from './domain/cases/cases.service.js'
@@ -22,6 +23,7 @@ export interface Services {
   hub: Hub
   audit: AuditLog
   agents: AgentsService
+  agentSessions: AgentSessions
   topics: TopicsService
   chatbots: ChatbotsService
   cases: CasesService
@@ -54,30 +56,42 @@ export function createServices({
   hub = new LocalHub(),
   destinations,
 }: Dependencies): Services {
-  const organizations = new OrganizationsService(database, clock)
+  const audit = new AuditLog(database, clock)
+  const organizations = new OrganizationsService(database, clock, audit)
   const users = new UsersService(database)
   const rooms = new RoomsService(database, clock, users, hub)
   const messages = new MessagesService(database, clock, users, rooms, hub)
-  const topics = new TopicsService(database, clock)
+  const topics = new TopicsService(database, clock, organizations, audit)
   const chatbots = new ChatbotsService(
     database,
     clock,
     new Sealer(masterKey, 'chatbot-secret'),
     organizations,
+    audit,
     publicURL,
     destinations,
   )
   const cases = new CasesService({ database, clock, hub, rooms, messages, topics, chatbots, organizations })
   chatbots.onDeactivated = (chatbotIDs) => cases.handOverFromChatbots(chatbotIDs)
+  const agentSessions = new AgentSessions(database, clock, hub)
   return {
     hub,
-    audit: new AuditLog(database, clock),
-    agents: new AgentsService(database, clock, organizations, topics, hub),
+    audit,
+    agents: new AgentsService({
+      database,
+      clock,
+      organizations,
+      topics,
+      sessions: agentSessions,
+      audit,
+      cases,
+    }),
+    agentSessions,
     topics,
     chatbots,
     cases,
     organizations,
-    serverKeys: new ServerKeysService(database, clock, organizations),
+    serverKeys: new ServerKeysService(database, clock, organizations, audit),
     tickets: new TicketsService(database, clock),
     users,
     sessions: new SessionsService(database, clock, new AccessTokens(masterKey, clock), users, hub),

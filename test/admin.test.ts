@@ -3,7 +3,7 @@ import { signInAgent } from './support/agents.js'
 import { useServer } from './support/app.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
-import { validTicketRequest } from './support/fixtures.js'
+import { operator, validTicketRequest } from './support/fixtures.js'
 
 describeEachDatabase('admin API', (dialect) => {
   const server = useServer(dialect)
@@ -74,6 +74,7 @@ describeEachDatabase('admin API', (dialect) => {
       false,
     )
     const foreign = await server().app.services.chatbots.create(
+      operator,
       (await createOrganization(server(), 'Theirs')).organizationID,
       {
         name: 'Theirs',
@@ -163,6 +164,7 @@ describeEachDatabase('admin API', (dialect) => {
         .code,
     ).toBe('40401')
     const theirs = await server().app.services.agents.create(
+      operator,
       (await createOrganization(server(), 'Editors')).organizationID,
       {
         email: 'theirs@example.com',

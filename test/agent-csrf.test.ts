@@ -3,6 +3,7 @@ import { beforeAll, expect, test } from 'vitest'
 import { AGENT_PASSWORD } from './support/agents.js'
 import { useServer } from './support/app.js'
 import { describeEachDatabase } from './support/databases.js'
+import { operator } from './support/fixtures.js'
 
 const A = '/api/agent/v1'
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url')
@@ -12,8 +13,8 @@ describeEachDatabase('agent CSRF tokens', (dialect) => {
   const email = 'csrf@example.com'
 
   beforeAll(async () => {
-    const org = await server().app.services.organizations.create('CSRF')
-    await server().app.services.agents.create(org.organizationID, {
+    const org = await server().app.services.organizations.create(operator, 'CSRF')
+    await server().app.services.agents.create(operator, org.organizationID, {
       email,
       fullName: 'C',
       role: 'agent',

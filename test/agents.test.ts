@@ -4,6 +4,7 @@ import { useServer } from './support/app.js'
 import { openCase } from './support/cases.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
+import { operator } from './support/fixtures.js'
 import { runCLI } from './support/processes.js'
 import { connect, refusedUpgrade } from './support/sockets.js'
 
@@ -20,7 +21,7 @@ describeEachDatabase('agents', (dialect) => {
   })
 
   const createAgent = (organizationID: string, email: string, role = 'agent') =>
-    server().app.services.agents.create(organizationID, {
+    server().app.services.agents.create(operator, organizationID, {
       email,
       fullName: email.split('@')[0] as string,
       role,
@@ -184,6 +185,7 @@ describeEachDatabase('agents', (dialect) => {
       fullName: 'team-a',
       status: 'offline',
       topics: me.topics,
+      active: true,
     })
     expect(JSON.stringify(team)).not.toContain('@')
     expect(JSON.stringify(team)).not.toContain('team-other')

@@ -4,6 +4,7 @@ import { useServer } from './support/app.js'
 import { openCase, webhook } from './support/cases.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
+import { operator } from './support/fixtures.js'
 
 // Auto-assignment (DESIGN §10): a queued case goes to the online agent of its topic with the
 // fewest open cases under their maximum (ties: longest idle); waiting cases go to agents who come
@@ -16,7 +17,8 @@ describeEachDatabase('auto-assignment', (dialect) => {
 
   beforeAll(async () => {
     org = await createOrganization(server(), 'Assigners')
-    billingTopic = (await server().app.services.topics.create(org.organizationID, 'Billing')).topicID
+    billingTopic = (await server().app.services.topics.create(operator, org.organizationID, 'Billing'))
+      .topicID
   })
 
   const agent = async (email: string, topics: number[] | undefined, maxConcurrentCases = 2) => {
@@ -76,7 +78,7 @@ describeEachDatabase('auto-assignment', (dialect) => {
 
   test('a handover naming a free agent goes straight to them; otherwise to the least busy', async () => {
     const shop = await createOrganization(server(), 'Handover shop')
-    const bot = await server().app.services.chatbots.create(shop.organizationID, {
+    const bot = await server().app.services.chatbots.create(operator, shop.organizationID, {
       name: 'Bot',
       url: 'http://127.0.0.1:9/b',
     })

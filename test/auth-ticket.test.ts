@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { useServer } from './support/app.js'
 import { describeEachDatabase } from './support/databases.js'
-import { createOrganizationWithKey, validTicketRequest } from './support/fixtures.js'
+import { createOrganizationWithKey, operator, validTicketRequest } from './support/fixtures.js'
 
 const PATH = '/v1/server/auth_ticket/request'
 const HEADER_ERROR = { code: '40001', message: 'Request headers are required (Server-Key)', field: '' }
@@ -222,9 +222,9 @@ describeEachDatabase('POST /v1/server/auth_ticket/request', (dialect) => {
 
     test('revoked key', async () => {
       const { services } = server().app
-      const key = await services.serverKeys.create(organizationID)
+      const key = await services.serverKeys.create(operator, organizationID)
       expect((await request(validTicketRequest(), key.serverKey)).status).toBe(200)
-      await services.serverKeys.revoke(key.serverKeyID)
+      await services.serverKeys.revoke(operator, key.serverKeyID)
       await expectHeaderError({ 'server-key': key.serverKey })
     })
 

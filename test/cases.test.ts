@@ -5,6 +5,7 @@ import { useServer } from './support/app.js'
 import { openCase, roomMessages, webhook } from './support/cases.js'
 import { createOrganization, recordEvents } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
+import { operator } from './support/fixtures.js'
 import { runCLIJSON } from './support/processes.js'
 import { connect } from './support/sockets.js'
 
@@ -32,7 +33,7 @@ describeEachDatabase('cases and the visitor API', (dialect) => {
 
   beforeAll(async () => {
     org = await createOrganization(server())
-    bot = await server().app.services.chatbots.create(org.organizationID, {
+    bot = await server().app.services.chatbots.create(operator, org.organizationID, {
       name: 'Bot',
       url: 'http://127.0.0.1:9/b',
     })

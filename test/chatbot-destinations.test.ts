@@ -7,6 +7,7 @@ import { startBot } from './support/bot-server.js'
 import { openCase } from './support/cases.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
+import { operator } from './support/fixtures.js'
 import { runCLI } from './support/processes.js'
 
 // SSRF: an organization's admin must not make Parley POST into the operator's network.
@@ -151,7 +152,7 @@ describeEachDatabase('chatbot destinations', (dialect) => {
    */
   async function caseFor(url: string, name: string) {
     const org = await createOrganization(server(), name)
-    const chatbot = await server().app.services.chatbots.create(org.organizationID, {
+    const chatbot = await server().app.services.chatbots.create(operator, org.organizationID, {
       name: 'Bot',
       url: 'https://bot.example.com/hook',
     })
@@ -207,7 +208,7 @@ describeEachDatabase('chatbot destinations the operator allows', (dialect) => {
     const bot = await startBot()
     try {
       const org = await createOrganization(server(), 'Allowed')
-      await server().app.services.chatbots.create(org.organizationID, {
+      await server().app.services.chatbots.create(operator, org.organizationID, {
         name: 'Bot',
         url: `http://localhost:${new URL(bot.url).port}/bot`,
       })

@@ -8,6 +8,7 @@ import { openCase } from './support/cases.js'
 import { createOrganization } from './support/clients.js'
 import { dialects } from './support/databases.js'
 import { startEchoBot } from './support/echo-bot.js'
+import { operator } from './support/fixtures.js'
 import { freePort } from './support/processes.js'
 import { connect, type TestSocket } from './support/sockets.js'
 
@@ -54,7 +55,7 @@ for (const dialect of dialects) {
         { delivery: { autoStart: true, pollMs: 20 } },
       )
       org = await createOrganization(server)
-      await server.app.services.agents.create(org.organizationID, {
+      await server.app.services.agents.create(operator, org.organizationID, {
         email: 'ada@acme.test',
         fullName: 'Ada Admin',
         role: 'admin',
@@ -229,6 +230,44 @@ for (const dialect of dialects) {
       } finally {
         await phone.close()
       }
+    })
+
+    test('an admin sets a temporary password and deactivates an agent from the settings page', async () => {
+      const email = 'bo@acme.test'
+      await server.app.services.agents.create(operator, org.organizationID, {
+        email,
+        fullName: 'Bo Leaving',
+        role: 'agent',
+        password: AGENT_PASSWORD,
+      })
+      const login = (password: string) => server.post('/api/agent/v1/auth/login', { email, password })
+      const bo = await connect(server.url, (await login(AGENT_PASSWORD)).json.data.token)
+      await page.getByRole('link', { name: 'Agents' }).click()
+      const row = page.getByRole('row', { name: /Bo Leaving/ })
+      await row.waitFor(WAIT)
+
+      await row.getByRole('button', { name: 'Password…' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Set a password for Bo Leaving' })
+      await dialog.getByLabel('Temporary password').fill('temporary passphrase')
+      await dialog.getByRole('button', { name: 'Set password' }).click()
+      await dialog.waitFor({ state: 'hidden', ...WAIT })
+      expect((await bo.closed).code).toBe(4001)
+      expect((await login(AGENT_PASSWORD)).status).toBe(401)
+      const again = await connect(server.url, (await login('temporary passphrase')).json.data.token)
+
+      await row.getByRole('button', { name: 'Deactivate' }).click()
+      const confirm = page.getByRole('dialog', { name: 'Deactivate Bo Leaving' })
+      await confirm.getByRole('button', { name: 'Deactivate' }).click()
+      await row.getByRole('button', { name: 'Reactivate' }).waitFor(WAIT)
+      await expect(row.textContent()).resolves.toContain('deactivated')
+      expect((await again.closed).code).toBe(4001)
+      expect((await login('temporary passphrase')).status).toBe(401)
+      await shot(page, 'agents-deactivated')
+
+      await page.getByRole('link', { name: 'Audit log' }).click()
+      const entry = page.getByRole('row', { name: /agent\.deactivate/ })
+      await entry.waitFor(WAIT)
+      await expect(entry.textContent()).resolves.toContain('Ada Admin')
     })
 
     test('signing out ends the session and shows the sign-in form', async () => {

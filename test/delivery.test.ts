@@ -6,6 +6,7 @@ import { startBot } from './support/bot-server.js'
 import { openCase, roomMessages } from './support/cases.js'
 import { createOrganization, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
+import { operator } from './support/fixtures.js'
 
 const V = '/api/visitor/v1/client'
 
@@ -26,7 +27,7 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
   /** A fresh organization whose chatbot is the stand-in, and a visitor with an open case. */
   async function setup() {
     const org = await createOrganization(server(), `Org ${++visitorCount}`)
-    const chatbot = await server().app.services.chatbots.create(org.organizationID, {
+    const chatbot = await server().app.services.chatbots.create(operator, org.organizationID, {
       name: 'Bot',
       url: bot.url,
     })

@@ -4,6 +4,7 @@ import { openCase } from './support/cases.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { startEchoBot } from './support/echo-bot.js'
+import { operator } from './support/fixtures.js'
 import { freePort } from './support/processes.js'
 import { connect } from './support/sockets.js'
 
@@ -15,7 +16,7 @@ describeEachDatabase('examples/echo-bot', (dialect) => {
   test('echoes, hands over on "agent"', async () => {
     const port = await freePort()
     const org = await createOrganization(server())
-    const chatbot = await server().app.services.chatbots.create(org.organizationID, {
+    const chatbot = await server().app.services.chatbots.create(operator, org.organizationID, {
       name: 'Echo',
       url: `http://127.0.0.1:${port}/`,
     })

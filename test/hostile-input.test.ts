@@ -5,7 +5,7 @@ import { send, useServer } from './support/app.js'
 import { openCase, roomMessages, webhook } from './support/cases.js'
 import { createOrganization, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
-import { validTicketRequest } from './support/fixtures.js'
+import { operator, validTicketRequest } from './support/fixtures.js'
 import { connect } from './support/sockets.js'
 
 // Strings that are not text: NUL (PostgreSQL refuses the byte, SQLite stores it) and lone UTF-16
@@ -43,7 +43,7 @@ describeEachDatabase('strings that are not text', (dialect) => {
   beforeAll(async () => {
     org = await createOrganization(server())
     client = await org.signIn('alice')
-    bot = await server().app.services.chatbots.create(org.organizationID, {
+    bot = await server().app.services.chatbots.create(operator, org.organizationID, {
       name: 'Helper',
       url: 'http://127.0.0.1:9/bot',
     })

@@ -6,6 +6,7 @@ import { PASSWORD_HASH_CONCURRENCY, passwordHashing } from '../src/lib/passwords
 import { AGENT_PASSWORD } from './support/agents.js'
 import { type Reply, startServer, stopServer, type TestServer, useServer } from './support/app.js'
 import { describeEachDatabase } from './support/databases.js'
+import { operator } from './support/fixtures.js'
 
 const LOGIN = '/api/agent/v1/auth/login'
 // Each test signs in from addresses of its own (believed through X-Forwarded-For), so counters
@@ -33,9 +34,9 @@ describeEachDatabase('agent login limits', (dialect) => {
   let email: string
 
   beforeAll(async () => {
-    const org = await server().app.services.organizations.create('Sprayed')
+    const org = await server().app.services.organizations.create(operator, 'Sprayed')
     email = 'real@example.com'
-    await server().app.services.agents.create(org.organizationID, {
+    await server().app.services.agents.create(operator, org.organizationID, {
       email,
       fullName: 'Real',
       role: 'agent',

@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import { useServer } from './support/app.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
+import { operator } from './support/fixtures.js'
 
 // Behind a load balancer (TRUST_PROXY): the client's address and scheme come from X-Forwarded-*.
 
@@ -10,7 +11,7 @@ describeEachDatabase('TRUST_PROXY', (dialect) => {
 
   test('https from the proxy makes the agent cookie Secure; login limits count per client address', async () => {
     const org = await createOrganization(server(), 'Proxied')
-    await server().app.services.agents.create(org.organizationID, {
+    await server().app.services.agents.create(operator, org.organizationID, {
       email: 'proxied@example.com',
       fullName: 'P',
       role: 'agent',

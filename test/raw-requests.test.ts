@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import type { ChatbotDetails } from '../src/domain/chatbots/chatbots.service.js'
 import { useServer } from './support/app.js'
 import { createOrganization } from './support/clients.js'
+import { operator } from './support/fixtures.js'
 
 // Requests fetch would never send (or would normalise): written byte for byte on a socket. Every
 // answer is Parley's: the envelope on the JSON APIs, plain text on the chatbot webhook, even when
@@ -53,7 +54,7 @@ describe('raw requests', () => {
   beforeAll(async () => {
     const org = await createOrganization(server())
     serverKey = org.serverKey
-    bot = await server().app.services.chatbots.create(org.organizationID, {
+    bot = await server().app.services.chatbots.create(operator, org.organizationID, {
       name: 'Helper',
       url: 'http://127.0.0.1:9/bot',
     })

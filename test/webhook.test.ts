@@ -5,6 +5,7 @@ import { useServer } from './support/app.js'
 import { openCase, roomMessages, webhook } from './support/cases.js'
 import { createOrganization, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
+import { operator } from './support/fixtures.js'
 
 describeEachDatabase('chatbot webhook', (dialect) => {
   const server = useServer(dialect)
@@ -18,9 +19,15 @@ describeEachDatabase('chatbot webhook', (dialect) => {
     const org = await createOrganization(server())
     const other = await createOrganization(server(), 'Other')
     const { chatbots } = server().app.services
-    bot = await chatbots.create(org.organizationID, { name: 'Helper', url: 'http://127.0.0.1:9/bot' })
-    idleBot = await chatbots.create(org.organizationID, { name: 'Spare', url: 'http://127.0.0.1:9/spare' })
-    otherBot = await chatbots.create(other.organizationID, {
+    bot = await chatbots.create(operator, org.organizationID, {
+      name: 'Helper',
+      url: 'http://127.0.0.1:9/bot',
+    })
+    idleBot = await chatbots.create(operator, org.organizationID, {
+      name: 'Spare',
+      url: 'http://127.0.0.1:9/spare',
+    })
+    otherBot = await chatbots.create(operator, other.organizationID, {
       name: 'Theirs',
       url: 'http://127.0.0.1:9/theirs',
     })

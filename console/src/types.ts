@@ -40,6 +40,8 @@ export interface Agent {
   topics: number[]
   maxConcurrentCases: number
   status: AgentStatus
+  /** False while deactivated: cannot sign in, gets no cases. */
+  active: boolean
   created: number
   updated: number
 }
@@ -52,7 +54,7 @@ export interface Topic {
 
 export interface Team {
   topics: Topic[]
-  agents: Pick<Agent, 'agentAccountID' | 'fullName' | 'status' | 'topics'>[]
+  agents: Pick<Agent, 'agentAccountID' | 'fullName' | 'status' | 'topics' | 'active'>[]
 }
 
 export interface Session {
@@ -96,7 +98,10 @@ export interface CreatedServerKey {
 
 export interface AuditEntry {
   auditID: string
+  /** '' when the change was made at the CLI. */
   agentAccountID: string
+  /** Who made it: `agent:<agentAccountID>` or `cli:<OS user>`. */
+  actor: string
   action: string
   detail: Record<string, unknown>
   created: number

@@ -1,81 +1,139 @@
+import type { Actor } from '../domain/audit/actor.js'
 import type { Services } from '../services.js'
 
-/** A CLI command: its usage line, the options it needs, and what it does with them. */
+/** What a command works with: the domain, and who is acting (the operator, for the audit log). */
+export interface Context {
+  services: Services
+  actor: Actor
+}
+
+/** A CLI command: its usage line, what it does, the options it needs, and the doing. */
 export interface Command {
   usage: string
+  summary: string
   options: string[]
   /** Reads one line from standard input (a password), so it never shows in `ps` or the shell history. */
   stdin?: boolean
-  run(services: Services, options: Record<string, string>, input: string): Promise<object>
+  run(context: Context, options: Record<string, string>, input: string): Promise<object>
 }
+
+const PASSWORD_ON_STDIN = 'The password is read from standard input (one line).'
 
 export const commands: Record<string, Command> = {
   'org create': {
     usage: 'org create --name NAME',
+    summary: 'Creates an organization (with its default topic "General").',
     options: ['name'],
-    run: async (s, o) => s.organizations.create(o.name as string),
+    run: async ({ services, actor }, o) => services.organizations.create(actor, o.name as string),
+  },
+  'org list': {
+    usage: 'org list',
+    summary: 'Lists every organization: {"organizations": [{organizationID, name, created, updated}]}.',
+    options: [],
+    run: async ({ services }) => ({ organizations: await services.organizations.list() }),
   },
   'server-key create': {
     usage: 'server-key create --org ORGANIZATION_ID',
+    summary: 'Creates a server key; its secret and the ready Server-Key header are shown only here.',
     options: ['org'],
-    run: async (s, o) => s.serverKeys.create(o.org as string),
+    run: async ({ services, actor }, o) => services.serverKeys.create(actor, o.org as string),
   },
   'server-key list': {
     usage: 'server-key list --org ORGANIZATION_ID',
+    summary: "Lists an organization's server keys (never their secrets).",
     options: ['org'],
-    run: async (s, o) => ({ serverKeys: await s.serverKeys.list(o.org as string) }),
+    run: async ({ services }, o) => ({ serverKeys: await services.serverKeys.list(o.org as string) }),
   },
   'server-key revoke': {
     usage: 'server-key revoke --id SERVER_KEY_ID',
+    summary: 'Revokes a server key; running servers refuse it within a second.',
     options: ['id'],
-    run: async (s, o) => {
-      await s.serverKeys.revoke(o.id as string)
+    run: async ({ services, actor }, o) => {
+      await services.serverKeys.revoke(actor, o.id as string)
       return { serverKeyID: o.id, revoked: true }
     },
   },
   'topic create': {
     usage: 'topic create --org ORGANIZATION_ID --name NAME',
+    summary: 'Creates a topic (a queue of cases with its agents).',
     options: ['org', 'name'],
-    run: async (s, o) => {
-      await s.organizations.get(o.org as string)
-      return s.topics.create(o.org as string, o.name as string)
-    },
+    run: async ({ services, actor }, o) => services.topics.create(actor, o.org as string, o.name as string),
   },
   'chatbot create': {
     usage: 'chatbot create --org ORGANIZATION_ID --name NAME --url URL',
+    summary: 'Registers a chatbot; it is active unless another one already is.',
     options: ['org', 'name', 'url'],
-    run: async (s, o) => s.chatbots.create(o.org as string, { name: o.name as string, url: o.url as string }),
+    run: async ({ services, actor }, o) =>
+      services.chatbots.create(actor, o.org as string, { name: o.name as string, url: o.url as string }),
   },
   'chatbot show': {
     usage: 'chatbot show --id CHATBOT_ID',
+    summary: "Shows a chatbot's details with its secret key and webhook URL (audited).",
     options: ['id'],
-    run: async (s, o) => s.chatbots.show(o.id as string),
+    run: async ({ services, actor }, o) => services.chatbots.showSecret(actor, o.id as string),
   },
   'chatbot rotate-secret': {
     usage: 'chatbot rotate-secret --id CHATBOT_ID',
+    summary: "Replaces a chatbot's secret key.",
     options: ['id'],
-    run: async (s, o) => s.chatbots.rotateSecret(o.id as string),
+    run: async ({ services, actor }, o) => services.chatbots.rotateSecret(actor, o.id as string),
   },
   'chatbot activate': {
     usage: 'chatbot activate --id CHATBOT_ID',
+    summary: "Makes this the organization's active chatbot (the one active before hands its cases over).",
     options: ['id'],
-    run: async (s, o) => s.chatbots.activate(o.id as string),
+    run: async ({ services, actor }, o) => services.chatbots.activate(actor, o.id as string),
   },
   'chatbot deactivate': {
     usage: 'chatbot deactivate --id CHATBOT_ID',
+    summary: 'Deactivates a chatbot; its open cases go to agents.',
     options: ['id'],
-    run: async (s, o) => s.chatbots.deactivate(o.id as string),
+    run: async ({ services, actor }, o) => services.chatbots.deactivate(actor, o.id as string),
   },
   'agent create': {
-    usage: 'agent create --org ORGANIZATION_ID --email E --name N --role admin|agent   (password on stdin)',
+    usage: 'agent create --org ORGANIZATION_ID --email E --name N --role admin|agent',
+    summary: `Creates an agent or admin account. ${PASSWORD_ON_STDIN}`,
     options: ['org', 'email', 'name', 'role'],
     stdin: true,
-    run: async (s, o, password) =>
-      s.agents.create(o.org as string, {
+    run: async ({ services, actor }, o, password) =>
+      services.agents.create(actor, o.org as string, {
         email: o.email as string,
         fullName: o.name as string,
         role: o.role as string,
         password,
       }),
+  },
+  'agent list': {
+    usage: 'agent list --org ORGANIZATION_ID',
+    summary: "Lists an organization's agents and admins, deactivated ones too (active: false).",
+    options: ['org'],
+    run: async ({ services }, o) => {
+      await services.organizations.get(o.org as string)
+      return { agents: await services.agents.list(o.org as string) }
+    },
+  },
+  'agent deactivate': {
+    usage: 'agent deactivate --id AGENT_ACCOUNT_ID',
+    summary:
+      'Deactivates an agent: they cannot sign in, their sessions end at once and their open cases go ' +
+      "back to the queue. An organization's last active admin cannot be deactivated.",
+    options: ['id'],
+    run: async ({ services, actor }, o) => services.agents.deactivate(actor, o.id as string),
+  },
+  'agent reactivate': {
+    usage: 'agent reactivate --id AGENT_ACCOUNT_ID',
+    summary: 'Lets a deactivated agent sign in again.',
+    options: ['id'],
+    run: async ({ services, actor }, o) => services.agents.reactivate(actor, o.id as string),
+  },
+  'agent set-password': {
+    usage: 'agent set-password --id AGENT_ACCOUNT_ID',
+    summary: `Sets an agent's (temporary) password; their sessions end. ${PASSWORD_ON_STDIN}`,
+    options: ['id'],
+    stdin: true,
+    run: async ({ services, actor }, o, password) => {
+      await services.agents.setPassword(actor, o.id as string, password)
+      return { agentAccountID: o.id, passwordSet: true }
+    },
   },
 }

@@ -1,6 +1,8 @@
+import { userInfo } from 'node:os'
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config/config.js'
 import { loadMasterKey } from '../config/master-key.js'
+import type { Actor } from '../domain/audit/actor.js'
 import { isAppError } from '../errors/app-error.js'
 import { systemClock } from '../lib/clock.js'
 import { DestinationPolicy } from '../lib/destinations.js'
@@ -12,26 +14,54 @@ import { type Command, commands } from './commands.js'
 // configuration and data as the server, also while the server runs. With --json, stdout holds
 // exactly one JSON object on one line; everything else goes to stderr.
 
+/** `migrate` needs no services (nor a master key): it is only what every command does first. */
+const MIGRATE = 'migrate'
+const migrateHelp = {
+  usage: MIGRATE,
+  summary: 'Applies pending database migrations (the server also does on start).',
+}
+const allHelp = [...Object.values(commands), migrateHelp]
+
 const USAGE = [
   'usage: parley <command> [options] [--json]',
+  '       parley [<command>] --help',
   '',
   'commands:',
-  ...Object.values(commands).map((command) => `  ${command.usage}`),
-  '  migrate',
+  ...allHelp.map((command) => `  ${command.usage}`),
+].join('\n')
+
+/** The help of every command whose name starts with `prefix` (all of them for ''). */
+function help(prefix: string): string | undefined {
+  const matching = allHelp.filter((c) => `${c.usage} `.startsWith(`${prefix} `) || prefix === '')
+  if (matching.length === 0) return undefined
+  const entries = matching.map((c) => `  ${c.usage}\n      ${c.summary}`)
+  const header = prefix
+    ? `usage: parley ${prefix} ... [--json]`
+    : 'usage: parley <command> [options] [--json]'
+  return [header, '', 'commands:', ...entries, '', GLOBAL_NOTES].join('\n')
+}
+
+const GLOBAL_NOTES = [
+  'options of every command:',
+  '  --json   print exactly one JSON object on one line to stdout',
+  '  --help   print this help',
+  'Changes are written to the organization\'s audit log as made by "cli:<your OS user>".',
 ].join('\n')
 
 class UsageError extends Error {}
 
-function parse(argv: string[]): {
-  command: Command | 'migrate'
-  options: Record<string, string>
-  json: boolean
-} {
+type Parsed =
+  | { kind: 'help'; text: string }
+  | { kind: 'migrate'; json: boolean }
+  | { kind: 'run'; command: Command; options: Record<string, string>; json: boolean }
+
+function parse(argv: string[]): Parsed {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
       json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
       name: { type: 'string' },
       org: { type: 'string' },
       id: { type: 'string' },
@@ -40,15 +70,34 @@ function parse(argv: string[]): {
       role: { type: 'string' },
     },
   })
-  const { json = false, ...options } = values
+  const { json = false, help: wantsHelp = false, ...options } = values
   const name = positionals.join(' ')
-  if (name === 'migrate') return { command: 'migrate', options: {}, json }
+  if (wantsHelp || name === 'help') {
+    const text = help(name === 'help' ? '' : name)
+    if (!text) throw new UsageError(`unknown command: ${name}`)
+    return { kind: 'help', text }
+  }
+  if (name === MIGRATE) return { kind: 'migrate', json }
   const command = commands[name]
   if (!command) throw new UsageError(name ? `unknown command: ${name}` : 'no command given')
+  for (const option of Object.keys(options)) {
+    if (!command.options.includes(option)) throw new UsageError(`${name} takes no --${option}`)
+  }
   for (const option of command.options) {
     if (!options[option as keyof typeof options]?.trim()) throw new UsageError(`missing --${option}`)
   }
-  return { command, options: options as Record<string, string>, json }
+  return { kind: 'run', command, options: options as Record<string, string>, json }
+}
+
+/** Who the audit log names for changes made here: the operator's OS account. */
+function cliActor(): Actor {
+  let user = process.env.USER ?? ''
+  try {
+    user = userInfo().username
+  } catch {
+    // A container may run under a UID with no account: keep $USER, if any.
+  }
+  return { kind: 'cli', user: user || 'unknown' }
 }
 
 /** The first line of standard input, without its line ending. */
@@ -69,18 +118,22 @@ function print(result: object, json: boolean): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parse>
+  let parsed: Parsed
   try {
     parsed = parse(argv)
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`)
     return 2
   }
+  if (parsed.kind === 'help') {
+    process.stdout.write(`${parsed.text}\n`)
+    return 0
+  }
   const config = loadConfig()
   const database = openDatabase(config)
   try {
     await migrate(database)
-    if (parsed.command === 'migrate') {
+    if (parsed.kind === 'migrate') {
       print({ migrated: true }, parsed.json)
       return 0
     }
@@ -92,7 +145,7 @@ async function main(argv: string[]): Promise<number> {
       destinations: new DestinationPolicy(config.chatbotURLAllow),
     })
     const input = parsed.command.stdin ? await readLine() : ''
-    print(await parsed.command.run(services, parsed.options, input), parsed.json)
+    print(await parsed.command.run({ services, actor: cliActor() }, parsed.options, input), parsed.json)
     return 0
   } catch (error) {
     if (!isAppError(error)) throw error

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { AGENT_COOKIE } from '../api/agent/index.js'
 import { authorizationOf, readBearer } from '../api/auth/bearer.js'
 import { roomRequest, sendMessage } from '../api/chat/schemas.js'
-import { agentSocketIdentity } from '../domain/agents/agents.service.js'
+import { agentSocketIdentity } from '../domain/agents/agent-sessions.js'
 import { AppError, paramError } from '../errors/app-error.js'
 import { BODY_LIMIT } from '../http/body.js'
 import { SECURITY } from '../http/docs.js'
@@ -114,6 +114,14 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       socket.close(CLOSE_RESYNC, 'events may have been missed; resync')
   })
 
+  /** Closes the socket if its session has been revoked (read from storage). */
+  const closeIfRevoked = ({ client, isAgent, socket }: Connection) => {
+    const revoked = isAgent
+      ? services.agentSessions.isLive(client.sessionID).then((live) => !live)
+      : services.sessions.isRevoked(client.sessionID)
+    revoked.then((yes) => yes && socket.close(4001, 'session revoked')).catch(() => {})
+  }
+
   const pinger = setInterval(() => {
     const all = connections.all()
     for (const connection of all) {
@@ -124,6 +132,8 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       connection.missedPongs++
       connection.socket.ping()
     }
+    // An agent session ended by another process without Redis (the CLI) reached no hub here.
+    for (const connection of all) if (connection.isAgent) closeIfRevoked(connection)
     const clients = all.filter((c) => !c.isAgent)
     presence.refresh(clients.map(presenceSocket)).catch((error: unknown) => {
       app.log.warn({ err: error }, 'presence: refresh failed')
@@ -223,18 +233,14 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
         request.log.warn({ err: error }, 'presence: disconnect not recorded')
       })
     })
-    // Agents listen to their cases; presence and session checks are the clients'.
+    // A revocation (a logout, a deactivated agent) between the check before the upgrade and now
+    // reached no socket: look again.
+    closeIfRevoked(connection)
+    // Agents listen to their cases; presence is the clients'.
     if (connection.isAgent) return
     presence.connected(presenceSocket(connection)).catch((error: unknown) => {
       request.log.warn({ err: error }, 'presence: connect not recorded')
     })
-    // A revocation between the check before the upgrade and now reached no socket: look again.
-    services.sessions
-      .isRevoked(connection.client.sessionID)
-      .then((revoked) => {
-        if (revoked) socket.close(4001, 'session revoked')
-      })
-      .catch(() => {})
   }
 
   const unauthorized = errorEnvelope(
@@ -271,7 +277,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
         if (originHost(request.headers.origin) !== request.headers.host) {
           throw new AppError('forbidden', 'Origin not allowed')
         }
-        request.client = agentSocketIdentity(await services.agents.authenticate(cookie))
+        request.client = agentSocketIdentity(await services.agentSessions.authenticate(cookie))
         request.isAgent = true
         return
       }
@@ -281,7 +287,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
         request.client = await services.sessions.authenticate(token)
         return
       }
-      const agent = await services.agents.authenticate(token).catch(() => {
+      const agent = await services.agentSessions.authenticate(token).catch(() => {
         throw new AppError('invalidToken', 'access token is invalid')
       })
       request.client = agentSocketIdentity(agent)

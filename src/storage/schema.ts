@@ -175,6 +175,8 @@ export interface AgentAccountsTable {
   last_assigned: Generated<number>
   created: number
   updated: number
+  /** Set while the account is deactivated (epoch ms): no login, no sessions, no cases. */
+  deactivated_at: number | null
 }
 
 export interface AgentTopicsTable {
@@ -196,7 +198,10 @@ export interface AgentSessionsTable {
 export interface AuditLogTable {
   id: string
   organization_id: string
+  /** The admin who made the change; '' when it was made at the CLI. */
   agent_account_id: string
+  /** Who made the change: `agent:<agentAccountID>` or `cli:<OS user>`. */
+  actor: string
   action: string
   detail: string
   created: number

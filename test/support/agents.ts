@@ -1,4 +1,5 @@
 import type { TestServer } from './app.js'
+import { operator } from './fixtures.js'
 
 export const AGENT_PASSWORD = 'correct horse'
 
@@ -12,7 +13,7 @@ export async function signInAgent(
   email: string,
   options: { role?: string; maxConcurrentCases?: number; topics?: number[] } = {},
 ) {
-  const agent = await server.app.services.agents.create(organizationID, {
+  const agent = await server.app.services.agents.create(operator, organizationID, {
     email,
     fullName: email,
     role: options.role ?? 'agent',

@@ -1,4 +1,8 @@
+import type { Actor } from '../../src/domain/audit/actor.js'
 import type { Services } from '../../src/services.js'
+
+/** Who the tests' own setup acts as (as the CLI would: it reaches every organization). */
+export const operator: Actor = { kind: 'cli', user: 'test' }
 
 /** A request body that passes every rule of spec §2.1; `overrides` replace or add fields. */
 export function validTicketRequest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -14,6 +18,6 @@ export function validTicketRequest(overrides: Record<string, unknown> = {}): Rec
 }
 
 export async function createOrganizationWithKey(services: Services, name = 'Acme') {
-  const organization = await services.organizations.create(name)
-  return services.serverKeys.create(organization.organizationID)
+  const organization = await services.organizations.create(operator, name)
+  return services.serverKeys.create(operator, organization.organizationID)
 }

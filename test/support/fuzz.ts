@@ -4,7 +4,7 @@ import { send, startServer, stopServer, type TestServer } from './app.js'
 import { openCase } from './cases.js'
 import { createOrganization } from './clients.js'
 import { dialects } from './databases.js'
-import { validTicketRequest } from './fixtures.js'
+import { operator, validTicketRequest } from './fixtures.js'
 
 // Fuzzing the two spec endpoints (the auth ticket request and the chatbot webhook) with arbitrary
 // strings and JSON shapes, on every available database at once: each generated request goes to a
@@ -165,7 +165,7 @@ async function webhookAnswer(target: Target, body: string): Promise<[number, str
 async function startTarget(dialect: (typeof dialects)[number]): Promise<Target> {
   const server = await startServer(dialect)
   const org = await createOrganization(server)
-  const chatbot = await server.app.services.chatbots.create(org.organizationID, {
+  const chatbot = await server.app.services.chatbots.create(operator, org.organizationID, {
     name: 'Fuzz',
     url: 'http://127.0.0.1:9/bot',
   })

@@ -50,7 +50,9 @@ function TransferDialog({
   const { pending, error, run } = useAction()
   // Holders transfer; an admin assigns a case that is not theirs.
   const assigning = item.agentAccountID !== me.agentAccountID
-  const colleagues = team.agents.filter((agent) => agent.agentAccountID !== item.agentAccountID)
+  const colleagues = team.agents.filter(
+    (agent) => agent.active && agent.agentAccountID !== item.agentAccountID,
+  )
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     const [kind, id = ''] = target.split(':')

@@ -1,9 +1,11 @@
 import { type FormEvent, useState } from 'react'
 import { call } from '../api'
-import { Dialog, EmptyState, ErrorNote, PageHeader, StatusDot } from '../components/ui'
+import { Dialog, EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { useAction, useLoad } from '../hooks'
 import type { Agent, Role } from '../types'
-import { useNames, useWorkspace } from '../workspace'
+import { useWorkspace } from '../workspace'
+import { type AccessAction, AccessDialog } from './AgentAccess'
+import { AgentTable } from './AgentTable'
 
 const asRole = (value: string): Role => (value === 'admin' ? 'admin' : 'agent')
 
@@ -12,21 +14,33 @@ export function AgentsPage() {
   const agents = useLoad(() => call<{ agents: Agent[] }>('admin/agent/list'), [])
   const { reloadTeam } = useWorkspace()
   const [editing, setEditing] = useState<Agent>()
+  const [access, setAccess] = useState<AccessAction>()
   const changed = () => Promise.all([agents.reload(), reloadTeam()])
+  const reactivating = useAction()
+  const reactivate = async (agent: Agent) => {
+    await reactivating.run(() => call('admin/agent/reactivate', { agentAccountID: agent.agentAccountID }))
+    await changed()
+  }
   const list = agents.data?.agents ?? []
   return (
     <div className="page">
       <PageHeader
         title="Agents"
-        subtitle="Agents answer the cases of their topics, up to their maximum at once; admins also manage these settings."
+        subtitle="Agents answer the cases of their topics, up to their maximum at once; admins also manage these settings. Someone who leaves is deactivated: signed out at once, their open cases back in the queue."
       />
       <NewAgentForm onCreated={changed} />
-      <ErrorNote error={agents.error} />
+      <ErrorNote error={agents.error || reactivating.error} />
       {agents.data && list.length === 0 ? (
         <EmptyState title="No agents yet" />
       ) : (
-        <AgentTable agents={list} onEdit={setEditing} />
+        <AgentTable
+          agents={list}
+          onEdit={setEditing}
+          onAccess={(agent, what) => setAccess({ agent, what })}
+          onReactivate={reactivate}
+        />
       )}
+      <AccessDialog action={access} onClose={() => setAccess(undefined)} onDone={changed} />
       <Dialog
         title={`Edit ${editing?.fullName ?? 'agent'}`}
         open={editing !== undefined}
@@ -42,64 +56,6 @@ export function AgentsPage() {
         )}
       </Dialog>
     </div>
-  )
-}
-
-function AgentTable({ agents, onEdit }: { agents: Agent[]; onEdit: (agent: Agent) => void }) {
-  const { me } = useWorkspace()
-  const names = useNames()
-  return (
-    <table className="table">
-      <thead>
-        <tr>
-          <th>Name</th>
-          <th className="hide-narrow">E-mail</th>
-          <th>Role</th>
-          <th className="hide-narrow">Topics</th>
-          <th className="hide-narrow">Max cases</th>
-          <th className="hide-narrow">Status</th>
-          <th>
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {agents.map((agent) => (
-          <tr key={agent.agentAccountID}>
-            <td>
-              <span className="with-dot">
-                <StatusDot status={agent.status} />
-                {agent.fullName}
-                {agent.agentAccountID === me.agentAccountID && <span className="muted">(you)</span>}
-              </span>
-            </td>
-            <td className="hide-narrow wrap-anywhere">{agent.email}</td>
-            <td>
-              <span className={`chip${agent.role === 'admin' ? ' chip-accent' : ''}`}>{agent.role}</span>
-            </td>
-            <td className="hide-narrow">
-              {agent.topics.length === 0 ? (
-                <span className="muted">none</span>
-              ) : (
-                agent.topics.map(names.topic).join(', ')
-              )}
-            </td>
-            <td className="hide-narrow">{agent.maxConcurrentCases}</td>
-            <td className="hide-narrow">{agent.status}</td>
-            <td className="cell-actions">
-              <button
-                type="button"
-                className="btn small"
-                onClick={() => onEdit(agent)}
-                title={`Edit ${agent.fullName}`}
-              >
-                Edit
-              </button>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   )
 }
 

@@ -17,7 +17,7 @@ export function AuditLogPage() {
     <div className="page">
       <PageHeader
         title="Audit log"
-        subtitle="What admins changed, newest first (the latest 200)."
+        subtitle="What admins and the admin CLI changed, newest first (the latest 200)."
         actions={
           <button type="button" className="btn small" disabled={log.loading} onClick={log.reload}>
             Refresh
@@ -46,8 +46,8 @@ export function AuditLogPage() {
                   {when(entry.created)}
                 </td>
                 <td>
-                  {names.agent(entry.agentAccountID, '') || (
-                    <span className="mono wrap-anywhere">{entry.agentAccountID}</span>
+                  {(entry.agentAccountID && names.agent(entry.agentAccountID, '')) || (
+                    <span className="mono wrap-anywhere">{entry.actor}</span>
                   )}
                 </td>
                 <td>

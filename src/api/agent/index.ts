@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Redis } from 'ioredis'
 import { z } from 'zod'
-import type { AgentIdentity } from '../../domain/agents/agents.service.js'
+import type { AgentIdentity } from '../../domain/agents/agent-sessions.js'
 import { visitorContent } from '../../domain/cases/case.js'
 import { AppError } from '../../errors/app-error.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
@@ -48,6 +48,10 @@ export const AGENT_COOKIE = 'parley_agent'
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10
 
 const login = params({ email: requiredText({ max: 255 }), password: requiredText({ max: 1024 }) })
+const passwordChange = params({
+  currentPassword: requiredText({ max: 1024 }),
+  newPassword: requiredText({ max: 1024 }),
+})
 const setStatus = params({ status: requiredChoice(['online', 'away', 'offline']) })
 const caseList = params({
   status: (name: string) => requiredChoice(['bot', 'queued', 'assigned', 'closed'])(name).optional(),
@@ -82,12 +86,15 @@ const agentShape = z.object({
   topics: z.array(z.number().int()),
   maxConcurrentCases: z.number().int(),
   status: z.enum(['online', 'away', 'offline']),
+  active: z.boolean(),
   created: z.number().int(),
   updated: z.number().int(),
 })
 const teamShape = z.object({
   topics: z.array(z.object({ topicID: z.number().int(), name: z.string() })),
-  agents: z.array(agentShape.pick({ agentAccountID: true, fullName: true, status: true, topics: true })),
+  agents: z.array(
+    agentShape.pick({ agentAccountID: true, fullName: true, status: true, topics: true, active: true }),
+  ),
 })
 const errors = {
   401: errorEnvelope('40101-40104: not signed in, or the session ended', {
@@ -127,7 +134,7 @@ export async function agentAPI(
     options.clock,
   )
   const app = fastify.withTypeProvider<ZodTypeProvider>()
-  const { agents, cases } = app.services
+  const { agents, agentSessions, cases } = app.services
   const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
     schema: { summary, tags: ['agent'], body, response: { 200: successEnvelope(data), ...errors } },
   })
@@ -162,7 +169,9 @@ export async function agentAPI(
     async (request, reply) => {
       // Both limits are checked before the password is hashed: a refused attempt costs no scrypt.
       const { email, password } = request.body
-      const session = await addressLimit.attempt(request.ip, reply, () => agents.login(email, password))
+      const session = await addressLimit.attempt(request.ip, reply, () =>
+        agentSessions.login(email, password),
+      )
       reply.setCookie(AGENT_COOKIE, session.token, {
         httpOnly: true,
         sameSite: 'strict',
@@ -192,8 +201,24 @@ export async function agentAPI(
       `${PREFIX}/auth/logout`,
       describe('Sign out', params({}), z.object({})),
       async (request, reply) => {
-        await agents.logout(request.agent)
+        await agentSessions.logout(request.agent)
         reply.clearCookie(AGENT_COOKIE, { path: '/' })
+        return success({})
+      },
+    )
+    routes.post(
+      `${PREFIX}/auth/change_password`,
+      {
+        ...describe(
+          'Change your password, giving the current one; your other sessions end',
+          passwordChange,
+          z.object({}),
+        ),
+        // Guessing the current password with a stolen session is limited like logins are.
+        config: { rateLimit: { max: LOGIN_ATTEMPTS_PER_MINUTE, timeWindow: 60_000 } },
+      },
+      async (r) => {
+        await agents.changePassword(r.agent, r.body.currentPassword, r.body.newPassword)
         return success({})
       },
     )
@@ -224,11 +249,12 @@ export async function agentAPI(
         ])
         return success({
           topics: topics.map(({ topicID, name }) => ({ topicID, name })),
-          agents: team.map(({ agentAccountID, fullName, status, topics }) => ({
+          agents: team.map(({ agentAccountID, fullName, status, topics, active }) => ({
             agentAccountID,
             fullName,
             status,
             topics,
+            active,
           })),
         })
       },
@@ -326,7 +352,7 @@ async function authenticateAgent(
   const token = bearer ?? fromCookie
   if (!token)
     throw new AppError('missingAuthorization', 'Sign in first (Authorization header or session cookie)')
-  request.agent = await this.services.agents.authenticate(token)
+  request.agent = await this.services.agentSessions.authenticate(token)
   request.agentCSRFToken = csrfTokenOf(token)
   if (bearer || request.routeOptions.config.csrf === false) return
   const csrfToken = request.headers['x-csrf-token']

@@ -19,8 +19,14 @@ export const setAgentTopics = async (
   }
 }
 
-export const findAgent = (db: Kysely<Schema>, id: string) =>
-  db.selectFrom('agent_accounts').selectAll().where('id', '=', id).executeTakeFirst()
+/** The account; with `lock` (PostgreSQL) its row is locked for the rest of the transaction. */
+export const findAgent = (db: Kysely<Schema>, id: string, { lock = false } = {}) =>
+  db
+    .selectFrom('agent_accounts')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(lock, (q) => q.forUpdate())
+    .executeTakeFirst()
 
 export const listAgents = (db: Kysely<Schema>, organizationID: string) =>
   db
@@ -30,15 +36,22 @@ export const listAgents = (db: Kysely<Schema>, organizationID: string) =>
     .orderBy('id')
     .execute()
 
-/** The organization's admins, locked on PostgreSQL for the rest of the transaction. */
-export const lockAdmins = (db: Kysely<Schema>, organizationID: string, dialect: Dialect) =>
-  db
-    .selectFrom('agent_accounts')
-    .select('id')
-    .where('organization_id', '=', organizationID)
-    .where('role', '=', 'admin')
-    .$if(dialect === 'postgres', (q) => q.forUpdate())
-    .execute()
+/**
+ * The organization's active admins, locked on PostgreSQL for the rest of the transaction (SQLite
+ * runs one write transaction at a time).
+ */
+export const lockActiveAdmins = async (db: Kysely<Schema>, organizationID: string, dialect: Dialect) =>
+  (
+    await db
+      .selectFrom('agent_accounts')
+      .select('id')
+      .where('organization_id', '=', organizationID)
+      .where('role', '=', 'admin')
+      .where('deactivated_at', 'is', null)
+      .orderBy('id')
+      .$if(dialect === 'postgres', (q) => q.forUpdate())
+      .execute()
+  ).map((row) => row.id)
 
 export const findAgentByEmail = (db: Kysely<Schema>, email: string) =>
   db.selectFrom('agent_accounts').selectAll().where('email', '=', email).executeTakeFirst()
@@ -58,9 +71,27 @@ export const updateAgent = (
   id: string,
   changes: Pick<
     Updateable<AgentAccountsTable>,
-    'status' | 'updated' | 'full_name' | 'role' | 'last_assigned' | 'max_concurrent_cases'
+    | 'status'
+    | 'updated'
+    | 'full_name'
+    | 'role'
+    | 'last_assigned'
+    | 'max_concurrent_cases'
+    | 'password_hash'
+    | 'deactivated_at'
   >,
 ) => db.updateTable('agent_accounts').set(changes).where('id', '=', id).execute()
+
+/** Records an assignment to the agent, unless they are deactivated: whether they are not. */
+export const markAssigned = async (db: Kysely<Schema>, id: string, now: number) => {
+  const result = await db
+    .updateTable('agent_accounts')
+    .set({ last_assigned: now })
+    .where('id', '=', id)
+    .where('deactivated_at', 'is', null)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
 
 export const insertAgentSession = (db: Kysely<Schema>, row: AgentSessionsTable) =>
   db.insertInto('agent_sessions').values(row).execute()
@@ -78,12 +109,32 @@ export const findAgentSession = (db: Kysely<Schema>, tokenHash: string) =>
       'a.id',
       'a.organization_id',
       'a.role',
+      'a.deactivated_at',
     ])
     .where('s.token_hash', '=', tokenHash)
     .executeTakeFirst()
 
 export const revokeAgentSession = (db: Kysely<Schema>, tokenHash: string, now: number) =>
   db.updateTable('agent_sessions').set({ revoked_at: now }).where('token_hash', '=', tokenHash).execute()
+
+/** Ends every live session of the agent but `except` (a token hash); the token hashes it ended. */
+export const revokeSessionsOf = async (
+  db: Kysely<Schema>,
+  agentAccountID: string,
+  now: number,
+  except = '',
+) =>
+  (
+    await db
+      .updateTable('agent_sessions')
+      .set({ revoked_at: now })
+      .where('agent_account_id', '=', agentAccountID)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .where('token_hash', '!=', except)
+      .returning('token_hash')
+      .execute()
+  ).map((row) => row.token_hash)
 
 /**
  * Online agents of the organization who work the topic, with how many cases they hold now: the
@@ -101,6 +152,8 @@ export async function availableAgents(
     .where('a.organization_id', '=', query.organizationID)
     .where('t.topic_id', '=', query.topicID)
     .where('a.status', '=', 'online')
+    // A status set by a request still in flight when the agent was deactivated must not count.
+    .where('a.deactivated_at', 'is', null)
     .$if(query.email !== undefined, (q) => q.where('a.email', '=', (query.email as string).toLowerCase()))
   if (query.lock) await candidates.select('a.id').forUpdate('a').execute()
   return candidates

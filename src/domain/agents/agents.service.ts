@@ -1,111 +1,57 @@
-import type { Selectable } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { isEmail } from '../../lib/formats.js'
 import { newID } from '../../lib/ids.js'
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/passwords.js'
-import { csrfTokenOf, hashSecret, randomToken } from '../../lib/secrets.js'
-import { TTLCache } from '../../lib/ttl-cache.js'
-import type { Hub } from '../../realtime/hub.js'
+import { hashPassword, verifyPassword } from '../../lib/passwords.js'
 import type { Database } from '../../storage/database.js'
-import type { AgentAccountsTable } from '../../storage/schema.js'
+import type { AgentAccountsTable, Schema } from '../../storage/schema.js'
+import { type Actor, agentActor, requireAdminOf } from '../audit/actor.js'
+import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import type { TopicsService } from '../topics/topics.service.js'
+import { type Agent, checkPassword, toAgent } from './agent.js'
+import type { AgentIdentity, AgentSessions } from './agent-sessions.js'
 import {
   findAgent,
   findAgentByEmail,
-  findAgentSession,
   insertAgent,
-  insertAgentSession,
   listAgents,
-  lockAdmins,
-  revokeAgentSession,
+  lockActiveAdmins,
   setAgentTopics,
   topicsOfAgent,
   updateAgent,
 } from './agents.repository.js'
 
-export type AgentRole = 'admin' | 'agent'
-export type AgentStatus = 'online' | 'away' | 'offline'
-
-export interface Agent {
-  agentAccountID: string
-  organizationID: string
-  email: string
-  fullName: string
-  role: AgentRole
-  topics: number[]
-  maxConcurrentCases: number
-  status: AgentStatus
-  created: number
-  updated: number
+/** What an account change means for cases: the cases module, wired in services.ts. */
+export interface AgentCases {
+  /** Gives the agent the waiting cases they now have room for. */
+  assignWaiting(agentAccountID: string): Promise<void>
+  /** Puts the agent's open cases back in their topics' queues. */
+  handBack(agentAccountID: string): Promise<void>
 }
 
-/** Who an agent token or cookie speaks for. */
-export interface AgentIdentity {
-  agentAccountID: string
-  organizationID: string
-  role: AgentRole
-  /** SHA-256 of the session's CSRF token, which cookie-authenticated changes echo in X-CSRF-Token. */
-  csrfTokenHash: string
-  tokenHash: string
-  /** When the session ends (epoch ms). */
-  expiresAt: number
+export interface AgentDependencies {
+  database: Database
+  clock: Clock
+  organizations: OrganizationsService
+  topics: TopicsService
+  sessions: AgentSessions
+  audit: AuditLog
+  cases: AgentCases
 }
+
+type AgentRow = Selectable<AgentAccountsTable>
 
 /**
- * How an agent appears to the real-time gateway: `agent:<id>` (the address case events use) and
- * a session named after its token's hash (never the token).
+ * Agent and admin accounts of an organization: created, changed, deactivated and reactivated by
+ * its admins (or the CLI), each change audited; and their passwords.
  */
-export const agentSocketIdentity = (identity: AgentIdentity) => ({
-  userID: `agent:${identity.agentAccountID}`,
-  organizationID: identity.organizationID,
-  sessionID: `agent-session:${identity.tokenHash}`,
-})
-
-/** An agent session lasts a working day. */
-export const AGENT_SESSION_MS = 12 * 60 * 60 * 1000
-const MIN_PASSWORD = 8
-
-const toAgent = (row: Selectable<AgentAccountsTable>, topics: number[]): Agent => ({
-  agentAccountID: row.id,
-  organizationID: row.organization_id,
-  email: row.email,
-  fullName: row.full_name,
-  role: row.role as AgentRole,
-  topics,
-  maxConcurrentCases: row.max_concurrent_cases,
-  status: row.status as AgentStatus,
-  created: row.created,
-  updated: row.updated,
-})
-
-/** Agent and admin accounts of an organization, their passwords and their sessions. */
 export class AgentsService {
-  private readonly sessions: TTLCache<string, AgentIdentity | undefined>
-
-  constructor(
-    private readonly database: Database,
-    private readonly clock: Clock,
-    private readonly organizations: OrganizationsService,
-    private readonly topics: TopicsService,
-    private readonly hub: Hub,
-  ) {
-    this.sessions = new TTLCache(clock, 1000, async (tokenHash) => {
-      const row = await findAgentSession(database.db, tokenHash)
-      if (!row || row.revoked_at !== null) return undefined
-      return {
-        agentAccountID: row.id,
-        organizationID: row.organization_id,
-        role: row.role as AgentRole,
-        csrfTokenHash: row.csrf_token_hash,
-        tokenHash,
-        expiresAt: row.expires_at,
-      }
-    })
-  }
+  constructor(private readonly deps: AgentDependencies) {}
 
   async create(
+    actor: Actor,
     organizationID: string,
     input: {
       email: string
@@ -116,26 +62,22 @@ export class AgentsService {
       maxConcurrentCases?: number
     },
   ): Promise<Agent> {
-    await this.organizations.get(organizationID)
+    const { database, organizations, audit } = this.deps
+    requireAdminOf(actor, organizationID, `Organization ${organizationID}`)
+    await organizations.get(organizationID)
     const email = input.email.trim().toLowerCase()
     if (!isEmail(email)) throw paramError('email', 'is invalid')
-    if (input.role !== 'admin' && input.role !== 'agent')
-      throw paramError('role', 'must be one of: admin, agent')
-    if ([...input.password].length < MIN_PASSWORD)
-      throw paramError('password', `must be at least ${MIN_PASSWORD} characters`)
-    const topics = input.topics?.length
-      ? await Promise.all(
-          input.topics.map(async (id) => (await this.topics.resolve(organizationID, id)).topicID),
-        )
-      : [(await this.topics.resolve(organizationID, undefined)).topicID]
+    checkRole(input.role)
+    checkPassword(input.password, 'password')
+    const topics = await this.topicIDs(organizationID, input.topics?.length ? input.topics : [0])
     // One account per address across Parley: say no without saying whose (DESIGN §2: never leak).
     const taken = new AppError('conflict', 'email is not available')
-    if (await findAgentByEmail(this.database.db, email)) throw taken
-    const now = this.clock.now()
+    if (await findAgentByEmail(database.db, email)) throw taken
+    const now = this.deps.clock.now()
     const id = newID()
     const passwordHash = await hashPassword(input.password)
     try {
-      await this.database.transaction(async (trx) => {
+      await database.transaction(async (trx) => {
         await insertAgent(trx, {
           id,
           organization_id: organizationID,
@@ -148,6 +90,8 @@ export class AgentsService {
           updated: now,
         })
         await setAgentTopics(trx, id, topics)
+        const detail = { agentAccountID: id, email, role: input.role }
+        await audit.record(actor, organizationID, 'agent.create', detail, trx)
       })
     } catch (error) {
       // A concurrent creation with the same address won the unique index.
@@ -158,14 +102,21 @@ export class AgentsService {
   }
 
   async get(agentAccountID: string): Promise<Agent> {
-    const row = await findAgent(this.database.db, agentAccountID)
+    const row = await findAgent(this.deps.database.db, agentAccountID)
     if (!row) throw new AppError('notFound', `Agent ${agentAccountID} not found`)
-    return toAgent(row, await topicsOfAgent(this.database.db, agentAccountID))
+    return toAgent(row, await topicsOfAgent(this.deps.database.db, agentAccountID))
   }
 
-  /** An admin edits an agent of their organization (another's does not exist). */
+  /** The organization's accounts, deactivated ones too (their names stay on their cases). */
+  async list(organizationID: string): Promise<Agent[]> {
+    const { db } = this.deps.database
+    const rows = await listAgents(db, organizationID)
+    return Promise.all(rows.map(async (row) => toAgent(row, await topicsOfAgent(db, row.id))))
+  }
+
+  /** An admin changes an agent's name, role, topics or maximum. */
   async update(
-    organizationID: string,
+    actor: Actor,
     agentAccountID: string,
     changes: {
       fullName?: string | undefined
@@ -174,80 +125,136 @@ export class AgentsService {
       maxConcurrentCases?: number | undefined
     },
   ): Promise<Agent> {
-    const current = await findAgent(this.database.db, agentAccountID)
-    if (current?.organization_id !== organizationID)
-      throw new AppError('notFound', `Agent ${agentAccountID} not found`)
-    if (changes.role !== undefined && changes.role !== 'admin' && changes.role !== 'agent') {
-      throw paramError('role', 'must be one of: admin, agent')
-    }
-    const topics = changes.topics
-      ? await Promise.all(
-          changes.topics.map(async (id) => (await this.topics.resolve(organizationID, id)).topicID),
-        )
-      : undefined
-    await this.database.transaction(async (trx) => {
-      if (changes.role === 'agent' && current.role === 'admin') {
-        // Locked, so two admins demoting each other at once cannot both succeed.
-        const admins = await lockAdmins(trx, organizationID, this.database.dialect)
-        if (admins.length <= 1) throw new AppError('conflict', 'an organization keeps at least one admin')
-      }
+    const target = await this.adminsAgent(actor, agentAccountID)
+    if (changes.role !== undefined) checkRole(changes.role)
+    const topics = changes.topics && (await this.topicIDs(target.organization_id, changes.topics))
+    await this.change(actor, target, 'agent.update', changes, async (trx, current, admins) => {
+      if (changes.role === 'agent' && current.role === 'admin') keepAnAdmin(admins, current)
       await updateAgent(trx, agentAccountID, {
         ...(changes.fullName ? { full_name: changes.fullName } : {}),
         ...(changes.role ? { role: changes.role } : {}),
         ...(changes.maxConcurrentCases ? { max_concurrent_cases: changes.maxConcurrentCases } : {}),
-        updated: this.clock.now(),
+        updated: this.deps.clock.now(),
       })
       if (topics) await setAgentTopics(trx, agentAccountID, topics)
+    })
+    // A larger maximum or a new topic may make room for waiting cases.
+    await this.deps.cases.assignWaiting(agentAccountID)
+    return this.get(agentAccountID)
+  }
+
+  /**
+   * The agent leaves: they cannot sign in, their sessions and sockets end at once, and their open
+   * cases go back to the queue. The organization keeps at least one active admin.
+   */
+  async deactivate(actor: Actor, agentAccountID: string): Promise<Agent> {
+    const target = await this.adminsAgent(actor, agentAccountID)
+    const closeSockets = await this.change(
+      actor,
+      target,
+      'agent.deactivate',
+      {},
+      async (trx, current, admins) => {
+        if (current.deactivated_at !== null) return () => {}
+        keepAnAdmin(admins, current)
+        const now = this.deps.clock.now()
+        await updateAgent(trx, agentAccountID, { deactivated_at: now, status: 'offline', updated: now })
+        return this.deps.sessions.end(trx, toOwner(current))
+      },
+    )
+    closeSockets()
+    await this.deps.cases.handBack(agentAccountID)
+    return this.get(agentAccountID)
+  }
+
+  /** The agent may sign in again (offline, until they set their status). */
+  async reactivate(actor: Actor, agentAccountID: string): Promise<Agent> {
+    const target = await this.adminsAgent(actor, agentAccountID)
+    await this.change(actor, target, 'agent.reactivate', {}, async (trx) => {
+      await updateAgent(trx, agentAccountID, { deactivated_at: null, updated: this.deps.clock.now() })
     })
     return this.get(agentAccountID)
   }
 
-  async list(organizationID: string): Promise<Agent[]> {
-    const rows = await listAgents(this.database.db, organizationID)
-    return Promise.all(rows.map(async (row) => toAgent(row, await topicsOfAgent(this.database.db, row.id))))
-  }
-
-  /** A new session for the right email and password; one answer for every kind of wrong. */
-  async login(
-    email: string,
-    password: string,
-  ): Promise<{ token: string; csrfToken: string; expiresAt: number; agent: Agent }> {
-    const row = await findAgentByEmail(this.database.db, email.trim().toLowerCase())
-    const matches = await verifyPassword(password, row?.password_hash ?? DUMMY_PASSWORD_HASH)
-    if (!row || !matches) throw new AppError('invalidToken', 'email or password is wrong')
-    const now = this.clock.now()
-    const token = randomToken()
-    const csrfToken = csrfTokenOf(token)
-    const expiresAt = now + AGENT_SESSION_MS
-    await insertAgentSession(this.database.db, {
-      token_hash: hashSecret(token),
-      agent_account_id: row.id,
-      csrf_token_hash: hashSecret(csrfToken),
-      created: now,
-      expires_at: expiresAt,
-      revoked_at: null,
+  /**
+   * An admin (or the CLI) sets a temporary password for another agent, who then signs in with it
+   * and changes it: every session of the agent ends. Admins change their own with `changePassword`.
+   */
+  async setPassword(actor: Actor, agentAccountID: string, password: string): Promise<void> {
+    if (actor.kind === 'agent' && actor.agentAccountID === agentAccountID)
+      throw paramError('agentAccountID', 'is your own account: change your password with your current one')
+    const target = await this.adminsAgent(actor, agentAccountID)
+    checkPassword(password, 'password')
+    const hash = await hashPassword(password)
+    const closeSockets = await this.change(actor, target, 'agent.set_password', {}, async (trx, current) => {
+      await updateAgent(trx, agentAccountID, { password_hash: hash, updated: this.deps.clock.now() })
+      return this.deps.sessions.end(trx, toOwner(current))
     })
-    return { token, csrfToken, expiresAt, agent: await this.get(row.id) }
+    closeSockets()
   }
 
-  /** The identity of a live agent session token. */
-  async authenticate(token: string): Promise<AgentIdentity> {
-    const identity = await this.sessions.get(hashSecret(token))
-    if (!identity) throw new AppError('invalidToken', 'agent session is unknown or ended')
-    if (identity.expiresAt <= this.clock.now())
-      throw new AppError('expiredToken', 'agent session has expired')
-    return identity
+  /** An agent changes their own password, giving the current one; their other sessions end. */
+  async changePassword(identity: AgentIdentity, currentPassword: string, newPassword: string) {
+    checkPassword(newPassword, 'newPassword')
+    const row = (await findAgent(this.deps.database.db, identity.agentAccountID)) as AgentRow
+    if (!(await verifyPassword(currentPassword, row.password_hash)))
+      throw paramError('currentPassword', 'is wrong')
+    const hash = await hashPassword(newPassword)
+    const actor = agentActor(identity)
+    const closeSockets = await this.change(actor, row, 'agent.change_password', {}, async (trx) => {
+      await updateAgent(trx, row.id, { password_hash: hash, updated: this.deps.clock.now() })
+      return this.deps.sessions.end(trx, identity, identity.tokenHash)
+    })
+    closeSockets()
   }
 
-  async logout(identity: AgentIdentity): Promise<void> {
-    await revokeAgentSession(this.database.db, identity.tokenHash, this.clock.now())
-    this.sessions.delete(identity.tokenHash)
-    const { sessionID } = agentSocketIdentity(identity)
-    this.hub.publish({ sessionIDs: [sessionID] }, { eventName: 'session/revoked', data: { sessionID } })
+  /**
+   * One audited change of an account, in one transaction: the organization's active admins are
+   * locked first (always in the same order, so two admins acting on each other at once cannot
+   * deadlock), then the account, read again as it is now.
+   */
+  private change<T>(
+    actor: Actor,
+    target: AgentRow,
+    action: string,
+    detail: Record<string, unknown>,
+    work: (trx: Kysely<Schema>, current: AgentRow, admins: string[]) => Promise<T>,
+  ): Promise<T> {
+    const { database, audit } = this.deps
+    return database.transaction(async (trx) => {
+      const admins = await lockActiveAdmins(trx, target.organization_id, database.dialect)
+      const current = (await findAgent(trx, target.id, { lock: database.dialect === 'postgres' })) as AgentRow
+      const result = await work(trx, current, admins)
+      await audit.record(actor, target.organization_id, action, { agentAccountID: target.id, ...detail }, trx)
+      return result
+    })
   }
 
-  async setStatus(identity: AgentIdentity, status: AgentStatus): Promise<Agent> {
-    await updateAgent(this.database.db, identity.agentAccountID, { status, updated: this.clock.now() })
-    return this.get(identity.agentAccountID)
+  /** The account, if the actor may change it (another organization's does not exist for an admin). */
+  private async adminsAgent(actor: Actor, agentAccountID: string): Promise<AgentRow> {
+    const what = `Agent ${agentAccountID}`
+    const row = await findAgent(this.deps.database.db, agentAccountID)
+    if (!row) throw new AppError('notFound', `${what} not found`)
+    requireAdminOf(actor, row.organization_id, what)
+    return row
+  }
+
+  /** Topics of the organization by ID (0: its default topic). */
+  private topicIDs(organizationID: string, topicIDs: number[]): Promise<number[]> {
+    return Promise.all(
+      topicIDs.map(async (id) => (await this.deps.topics.resolve(organizationID, id || undefined)).topicID),
+    )
   }
 }
+
+function checkRole(role: string): void {
+  if (role !== 'admin' && role !== 'agent') throw paramError('role', 'must be one of: admin, agent')
+}
+
+/** Refuses a change that would leave the organization without an active admin. */
+function keepAnAdmin(activeAdmins: string[], account: AgentRow): void {
+  if (activeAdmins.includes(account.id) && activeAdmins.length <= 1)
+    throw new AppError('conflict', 'an organization keeps at least one admin')
+}
+
+const toOwner = (row: AgentRow) => ({ agentAccountID: row.id, organizationID: row.organization_id })

@@ -3,11 +3,15 @@ import type { Clock } from '../../lib/clock.js'
 import { newID } from '../../lib/ids.js'
 import type { Database } from '../../storage/database.js'
 import type { Schema } from '../../storage/schema.js'
+import { type Actor, actorName } from './actor.js'
 
-/** One admin action: who, what, when, and its non-secret details. */
+/** One change to an organization's settings: who, what, when, and its non-secret details. */
 export interface AuditEntry {
   auditID: string
+  /** The admin who made it; '' when it was made at the CLI. */
   agentAccountID: string
+  /** Who made it: `agent:<agentAccountID>` or `cli:<OS user>`. */
+  actor: string
   action: string
   detail: Record<string, unknown>
   created: number
@@ -23,7 +27,11 @@ const listEntries = (db: Kysely<Schema>, organizationID: string, limit: number) 
     .limit(limit)
     .execute()
 
-/** The audit log of admin actions, per organization. Details never hold a secret. */
+/**
+ * The audit log, per organization. The service that makes a change records it (in the change's
+ * transaction where it has one), so changes are audited whatever made them. Details never hold a
+ * secret.
+ */
 export class AuditLog {
   constructor(
     private readonly database: Database,
@@ -31,16 +39,19 @@ export class AuditLog {
   ) {}
 
   async record(
-    actor: { organizationID: string; agentAccountID: string },
+    actor: Actor,
+    organizationID: string,
     action: string,
     detail: Record<string, unknown>,
-  ) {
-    await this.database.db
+    db: Kysely<Schema> = this.database.db,
+  ): Promise<void> {
+    await db
       .insertInto('audit_log')
       .values({
         id: newID(),
-        organization_id: actor.organizationID,
-        agent_account_id: actor.agentAccountID,
+        organization_id: organizationID,
+        agent_account_id: actor.kind === 'agent' ? actor.agentAccountID : '',
+        actor: actorName(actor),
         action,
         detail: JSON.stringify(detail),
         created: this.clock.now(),
@@ -52,6 +63,7 @@ export class AuditLog {
     return (await listEntries(this.database.db, organizationID, limit)).map((row) => ({
       auditID: row.id,
       agentAccountID: row.agent_account_id,
+      actor: row.actor,
       action: row.action,
       detail: JSON.parse(row.detail) as Record<string, unknown>,
       created: row.created,

@@ -77,6 +77,14 @@ export const botCasesOf = (db: Kysely<Schema>, chatbotIDs: readonly string[]) =>
         .where('status', '=', 'bot')
         .execute()
 
+export const assignedCasesOf = (db: Kysely<Schema>, agentAccountID: string) =>
+  db
+    .selectFrom('cases')
+    .select('id')
+    .where('agent_account_id', '=', agentAccountID)
+    .where('status', '=', 'assigned')
+    .execute()
+
 /** An organization's cases, newest first, narrowed by status, topic or agent. */
 export const listCases = (
   db: Kysely<Schema>,

@@ -9,6 +9,7 @@ import {
   agentsOfTopic,
   availableAgents,
   findAgent,
+  markAssigned,
   topicsOfAgent,
   updateAgent,
 } from '../agents/agents.repository.js'
@@ -27,6 +28,7 @@ import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { TopicsService } from '../topics/topics.service.js'
 import { type Case, type CaseStatus, type ClosedBy, canMove, newCaseID, toCase } from './case.js'
 import {
+  assignedCasesOf,
   botCasesOf,
   countOpenCases,
   findCase,
@@ -274,11 +276,11 @@ export class CasesService {
     text: string,
     holderOnly = false,
   ) {
-    const target = await findAgent(this.deps.database.db, agentAccountID)
-    if (!target || target.organization_id !== actor.organizationID)
-      throw new AppError('notFound', `Agent ${agentAccountID} not found`)
     const outcome = await this.run(caseID, async (trx, now) => {
       const row = await this.agentCase(trx, actor, caseID)
+      const target = await findAgent(trx, agentAccountID)
+      if (!target || target.organization_id !== actor.organizationID)
+        throw new AppError('notFound', `Agent ${agentAccountID} not found`)
       if (holderOnly) this.requireHolder(actor, row)
       if (row.status !== 'queued' && row.status !== 'assigned')
         throw new AppError('conflict', `case is ${row.status}`)
@@ -441,34 +443,43 @@ export class CasesService {
 
   /** A chatbot that cannot be reached (for good, or for too long): its case goes to agents. */
   async handOverUnresponsive(caseID: string, reason: string): Promise<void> {
-    const outcome = await this.run(caseID, async (trx, now) => {
-      const row = (await findCase(trx, caseID, { lock: true })) as CaseRow
-      if (row.status !== 'bot') return { row, messages: [], changed: false }
-      const queued = await this.transition(trx, row, 'queued', now, {
-        changes: {},
-        action: 'case/handover',
-        text: reason,
-      })
-      return this.assignIfPossible(trx, queued, now)
-    })
-    await this.announce(outcome)
+    await this.requeue(caseID, (row) => row.status === 'bot', { action: 'case/handover', text: reason })
   }
 
   /** Hands the open bot cases of deactivated chatbots over to agents. */
   async handOverFromChatbots(chatbotIDs: string[]): Promise<void> {
+    const text = 'The chatbot is no longer active; the case goes to an agent'
     for (const { id } of await botCasesOf(this.deps.database.db, chatbotIDs)) {
-      const outcome = await this.run(id, async (trx, now) => {
-        const row = (await findCase(trx, id, { lock: true })) as CaseRow
-        if (row.status !== 'bot') return { row, messages: [], changed: false }
-        const queued = await this.transition(trx, row, 'queued', now, {
-          changes: {},
-          action: 'case/handover',
-          text: 'The chatbot is no longer active; the case goes to an agent',
-        })
-        return this.assignIfPossible(trx, queued, now)
-      })
-      await this.announce(outcome)
+      await this.requeue(id, (row) => row.status === 'bot', { action: 'case/handover', text })
     }
+  }
+
+  /** A deactivated agent's open cases go back to their topics' queues (and on to other agents). */
+  async handBack(agentAccountID: string): Promise<void> {
+    const text = 'The agent is no longer available; the case goes back to the queue'
+    const stillTheirs = (row: CaseRow) => row.status === 'assigned' && row.agent_account_id === agentAccountID
+    for (const { id } of await assignedCasesOf(this.deps.database.db, agentAccountID)) {
+      await this.requeue(id, stillTheirs, { action: 'case/transfer', text, except: agentAccountID })
+    }
+  }
+
+  /** Puts a case (if it still qualifies) back in its topic's queue, and on to an available agent. */
+  private async requeue(
+    caseID: string,
+    qualifies: (row: CaseRow) => boolean,
+    step: { action: string; text: string; except?: string },
+  ): Promise<void> {
+    const outcome = await this.run(caseID, async (trx, now) => {
+      const row = (await findCase(trx, caseID, { lock: true })) as CaseRow
+      if (!qualifies(row)) return { row, messages: [], changed: false }
+      const queued = await this.transition(trx, row, 'queued', now, {
+        changes: { agent_account_id: null },
+        action: step.action,
+        text: step.text,
+      })
+      return this.assignIfPossible(trx, queued, now, step.except)
+    })
+    await this.announce(outcome)
   }
 
   // ---- the machinery
@@ -551,7 +562,10 @@ export class CasesService {
     now: number,
     text = 'An agent joined the conversation',
   ) {
-    await updateAgent(trx, agentAccountID, { last_assigned: now })
+    // Atomic with the deactivation's update of the same row: either the deactivation comes first
+    // and this fails, or it waits for this commit and then finds the case to hand back.
+    if (!(await markAssigned(trx, agentAccountID, now)))
+      throw new AppError('conflict', 'the agent is deactivated')
     return this.transition(trx, row, 'assigned', now, {
       changes: {
         agent_account_id: agentAccountID,

@@ -10,6 +10,8 @@ import { constantTimeEqual, hashSecret } from '../../lib/secrets.js'
 import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Database } from '../../storage/database.js'
 import type { ChatbotsTable } from '../../storage/schema.js'
+import { type Actor, requireAdminOf } from '../audit/actor.js'
+import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import {
   deactivateOthers,
@@ -68,6 +70,7 @@ export class ChatbotsService {
     private readonly clock: Clock,
     private readonly sealer: Sealer,
     private readonly organizations: OrganizationsService,
+    private readonly audit: AuditLog,
     private readonly publicURL: string,
     /** Where chatbot URLs may point; the delivery worker connects through it too. */
     readonly destinations = new DestinationPolicy(),
@@ -78,7 +81,12 @@ export class ChatbotsService {
     })
   }
 
-  async create(organizationID: string, input: { name: string; url: string }): Promise<ChatbotDetails> {
+  async create(
+    actor: Actor,
+    organizationID: string,
+    input: { name: string; url: string },
+  ): Promise<ChatbotDetails> {
+    requireAdminOf(actor, organizationID, `Organization ${organizationID}`)
     await this.organizations.get(organizationID)
     this.checkURL(input.url)
     const now = this.clock.now()
@@ -96,6 +104,8 @@ export class ChatbotsService {
         created: now,
         updated: now,
       })
+      const detail = { chatbotID: id, name: input.name, url: input.url }
+      await this.audit.record(actor, organizationID, 'chatbot.create', detail, trx)
     })
     return this.show(id)
   }
@@ -106,18 +116,34 @@ export class ChatbotsService {
 
   /** Renames the chatbot or points it at another URL. */
   async update(
+    actor: Actor,
     chatbotID: string,
     changes: { name?: string | undefined; url?: string | undefined },
   ): Promise<ChatbotDetails> {
-    await this.show(chatbotID)
+    const before = await this.adminsChatbot(actor, chatbotID)
     if (changes.url !== undefined) this.checkURL(changes.url)
-    await updateChatbot(this.database.db, chatbotID, {
-      ...(changes.name ? { name: changes.name } : {}),
-      ...(changes.url ? { url: changes.url } : {}),
-      updated: this.clock.now(),
+    const name = changes.name || before.name
+    const url = changes.url || before.url
+    await this.database.transaction(async (trx) => {
+      await updateChatbot(trx, chatbotID, { name, url, updated: this.clock.now() })
+      await this.audit.record(actor, before.organizationID, 'chatbot.update', { chatbotID, name, url }, trx)
     })
     this.cache.delete(chatbotID)
     return this.show(chatbotID)
+  }
+
+  /** The chatbot, if the actor may change it (another organization's does not exist for an admin). */
+  private async adminsChatbot(actor: Actor, chatbotID: string): Promise<ChatbotDetails> {
+    const chatbot = await this.show(chatbotID)
+    requireAdminOf(actor, chatbot.organizationID, `Chatbot ${chatbotID}`)
+    return chatbot
+  }
+
+  /** The details with the secret key, for an admin or the CLI: audited, as the key leaves the server. */
+  async showSecret(actor: Actor, chatbotID: string): Promise<ChatbotDetails> {
+    const chatbot = await this.adminsChatbot(actor, chatbotID)
+    await this.audit.record(actor, chatbot.organizationID, 'chatbot.show_secret', { chatbotID })
+    return chatbot
   }
 
   private checkURL(url: string): void {
@@ -136,23 +162,27 @@ export class ChatbotsService {
     }
   }
 
-  async rotateSecret(chatbotID: string): Promise<ChatbotDetails> {
-    await this.show(chatbotID)
-    await updateChatbot(this.database.db, chatbotID, {
-      secret_key: this.sealer.seal(newSecretKey()),
-      updated: this.clock.now(),
+  async rotateSecret(actor: Actor, chatbotID: string): Promise<ChatbotDetails> {
+    const { organizationID } = await this.adminsChatbot(actor, chatbotID)
+    await this.database.transaction(async (trx) => {
+      await updateChatbot(trx, chatbotID, {
+        secret_key: this.sealer.seal(newSecretKey()),
+        updated: this.clock.now(),
+      })
+      await this.audit.record(actor, organizationID, 'chatbot.rotate_secret', { chatbotID }, trx)
     })
     this.cache.delete(chatbotID)
     return this.show(chatbotID)
   }
 
   /** Makes this the organization's active chatbot; the one active before is deactivated. */
-  async activate(chatbotID: string): Promise<ChatbotDetails> {
-    const { organizationID } = await this.show(chatbotID)
+  async activate(actor: Actor, chatbotID: string): Promise<ChatbotDetails> {
+    const { organizationID } = await this.adminsChatbot(actor, chatbotID)
     const now = this.clock.now()
     const replaced = await this.database.transaction(async (trx) => {
       const others = await deactivateOthers(trx, organizationID, chatbotID, now)
       await updateChatbot(trx, chatbotID, { active: 1, updated: now })
+      await this.audit.record(actor, organizationID, 'chatbot.activate', { chatbotID }, trx)
       return others
     })
     for (const id of [chatbotID, ...replaced]) this.cache.delete(id)
@@ -160,9 +190,12 @@ export class ChatbotsService {
     return this.show(chatbotID)
   }
 
-  async deactivate(chatbotID: string): Promise<ChatbotDetails> {
-    await this.show(chatbotID)
-    await updateChatbot(this.database.db, chatbotID, { active: 0, updated: this.clock.now() })
+  async deactivate(actor: Actor, chatbotID: string): Promise<ChatbotDetails> {
+    const { organizationID } = await this.adminsChatbot(actor, chatbotID)
+    await this.database.transaction(async (trx) => {
+      await updateChatbot(trx, chatbotID, { active: 0, updated: this.clock.now() })
+      await this.audit.record(actor, organizationID, 'chatbot.deactivate', { chatbotID }, trx)
+    })
     this.cache.delete(chatbotID)
     await this.onDeactivated([chatbotID])
     return this.show(chatbotID)

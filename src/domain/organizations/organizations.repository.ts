@@ -6,3 +6,6 @@ export const insertOrganization = (db: Kysely<Schema>, row: Insertable<Organizat
 
 export const findOrganization = (db: Kysely<Schema>, id: string) =>
   db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst()
+
+export const listOrganizations = (db: Kysely<Schema>) =>
+  db.selectFrom('organizations').selectAll().orderBy('id').execute()

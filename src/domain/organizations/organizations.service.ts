@@ -2,8 +2,10 @@ import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { newID } from '../../lib/ids.js'
 import type { Database } from '../../storage/database.js'
+import type { Actor } from '../audit/actor.js'
+import type { AuditLog } from '../audit/audit.js'
 import { insertTopic } from '../topics/topics.repository.js'
-import { findOrganization, insertOrganization } from './organizations.repository.js'
+import { findOrganization, insertOrganization, listOrganizations } from './organizations.repository.js'
 
 /** An organization: the customer, owner of users, keys, chatbots and agents. */
 export interface Organization {
@@ -13,14 +15,22 @@ export interface Organization {
   updated: number
 }
 
+const toOrganization = (row: { id: string; name: string; created: number; updated: number }) => ({
+  organizationID: row.id,
+  name: row.name,
+  created: row.created,
+  updated: row.updated,
+})
+
 export class OrganizationsService {
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {}
 
   /** Creates the organization with its default topic. */
-  async create(name: string): Promise<Organization> {
+  async create(actor: Actor, name: string): Promise<Organization> {
     const now = this.clock.now()
     const row = { id: newID(), name, created: now, updated: now }
     await this.database.transaction(async (trx) => {
@@ -32,8 +42,14 @@ export class OrganizationsService {
         created: now,
         updated: now,
       })
+      await this.audit.record(actor, row.id, 'organization.create', { name }, trx)
     })
-    return { organizationID: row.id, name, created: now, updated: now }
+    return toOrganization(row)
+  }
+
+  /** Every organization, oldest first (for the operator, who may have lost an ID). */
+  async list(): Promise<Organization[]> {
+    return (await listOrganizations(this.database.db)).map(toOrganization)
   }
 
   /** How many open cases one visitor may have. */
@@ -46,6 +62,6 @@ export class OrganizationsService {
   async get(organizationID: string): Promise<Organization> {
     const row = await findOrganization(this.database.db, organizationID)
     if (!row) throw new AppError('notFound', `Organization ${organizationID} not found`)
-    return { organizationID: row.id, name: row.name, created: row.created, updated: row.updated }
+    return toOrganization(row)
   }
 }

@@ -5,6 +5,8 @@ import { constantTimeEqual, hashSecret, randomToken } from '../../lib/secrets.js
 import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Database } from '../../storage/database.js'
 import type { ServerKeysTable } from '../../storage/schema.js'
+import { type Actor, requireAdminOf } from '../audit/actor.js'
+import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import { decodeServerKey, encodeServerKey } from './server-key-header.js'
 import { findServerKey, insertServerKey, listServerKeys, revokeServerKey } from './server-keys.repository.js'
@@ -50,21 +52,26 @@ export class ServerKeysService {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly organizations: OrganizationsService,
+    private readonly audit: AuditLog,
   ) {
     this.keys = new TTLCache(clock, KEY_CACHE_MS, (id) => findServerKey(database.db, id))
   }
 
-  async create(organizationID: string): Promise<CreatedServerKey> {
+  async create(actor: Actor, organizationID: string): Promise<CreatedServerKey> {
+    requireAdminOf(actor, organizationID, `Organization ${organizationID}`)
     await this.organizations.get(organizationID)
     const serverKeyID = newID()
     const serverKeySecret = randomToken(32)
     const created = this.clock.now()
-    await insertServerKey(this.database.db, {
-      id: serverKeyID,
-      organization_id: organizationID,
-      secret_hash: hashSecret(serverKeySecret),
-      created,
-      revoked_at: null,
+    await this.database.transaction(async (trx) => {
+      await insertServerKey(trx, {
+        id: serverKeyID,
+        organization_id: organizationID,
+        secret_hash: hashSecret(serverKeySecret),
+        created,
+        revoked_at: null,
+      })
+      await this.audit.record(actor, organizationID, 'server_key.create', { serverKeyID }, trx)
     })
     return {
       serverKeyID,
@@ -87,14 +94,17 @@ export class ServerKeysService {
     }))
   }
 
-  /** Revokes a key (of `organizationID` only, when given: another's does not exist). */
-  async revoke(serverKeyID: string, organizationID?: string): Promise<void> {
+  /** Revokes a key (an admin's organization's only: another's does not exist). */
+  async revoke(actor: Actor, serverKeyID: string): Promise<void> {
+    const what = `Server key ${serverKeyID}`
     const row = await findServerKey(this.database.db, serverKeyID)
-    if (!row || (organizationID !== undefined && row.organization_id !== organizationID)) {
-      throw new AppError('notFound', `Server key ${serverKeyID} not found`)
-    }
-    const revoked = await revokeServerKey(this.database.db, serverKeyID, this.clock.now())
-    if (!revoked) throw new AppError('notFound', `Server key ${serverKeyID} not found`)
+    if (!row) throw new AppError('notFound', `${what} not found`)
+    requireAdminOf(actor, row.organization_id, what)
+    await this.database.transaction(async (trx) => {
+      const revoked = await revokeServerKey(trx, serverKeyID, this.clock.now())
+      if (!revoked) throw new AppError('notFound', `${what} not found`)
+      await this.audit.record(actor, row.organization_id, 'server_key.revoke', { serverKeyID }, trx)
+    })
     this.keys.delete(serverKeyID)
   }
 

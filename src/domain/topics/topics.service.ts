@@ -3,6 +3,9 @@ import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
 import type { TopicsTable } from '../../storage/schema.js'
+import { type Actor, requireAdminOf } from '../audit/actor.js'
+import type { AuditLog } from '../audit/audit.js'
+import type { OrganizationsService } from '../organizations/organizations.service.js'
 import { findDefaultTopic, findTopic, insertTopic, listTopics } from './topics.repository.js'
 
 /** A topic: a queue of cases with its agents. Each organization has a default one. */
@@ -22,18 +25,26 @@ export class TopicsService {
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
+    private readonly organizations: OrganizationsService,
+    private readonly audit: AuditLog,
   ) {}
 
-  async create(organizationID: string, name: string, { isDefault = false } = {}): Promise<Topic> {
+  async create(actor: Actor, organizationID: string, name: string): Promise<Topic> {
+    requireAdminOf(actor, organizationID, `Organization ${organizationID}`)
+    await this.organizations.get(organizationID)
     const now = this.clock.now()
-    const row = await insertTopic(this.database.db, {
-      organization_id: organizationID,
-      name,
-      is_default: isDefault ? 1 : 0,
-      created: now,
-      updated: now,
+    const topic = await this.database.transaction(async (trx) => {
+      const row = await insertTopic(trx, {
+        organization_id: organizationID,
+        name,
+        is_default: 0,
+        created: now,
+        updated: now,
+      })
+      await this.audit.record(actor, organizationID, 'topic.create', { topicID: row.id, name }, trx)
+      return toTopic(row)
     })
-    return toTopic(row)
+    return topic
   }
 
   async list(organizationID: string): Promise<Topic[]> {

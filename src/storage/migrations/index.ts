@@ -4,6 +4,7 @@ import * as chat from './0002_chat.js'
 import * as support from './0003_support.js'
 import * as agents from './0004_agents.js'
 import * as agentCSRFHash from './0005_agent_csrf_hash.js'
+import * as agentDeactivation from './0006_agent_deactivation.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_support': support,
   '0004_agents': agents,
   '0005_agent_csrf_hash': agentCSRFHash,
+  '0006_agent_deactivation': agentDeactivation,
 }

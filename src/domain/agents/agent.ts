@@ -1,0 +1,43 @@
+import type { Selectable } from 'kysely'
+import { paramError } from '../../errors/app-error.js'
+import type { AgentAccountsTable } from '../../storage/schema.js'
+
+export type AgentRole = 'admin' | 'agent'
+export type AgentStatus = 'online' | 'away' | 'offline'
+
+export interface Agent {
+  agentAccountID: string
+  organizationID: string
+  email: string
+  fullName: string
+  role: AgentRole
+  topics: number[]
+  maxConcurrentCases: number
+  status: AgentStatus
+  /** False while deactivated: the account cannot sign in, and no case goes to it. */
+  active: boolean
+  created: number
+  updated: number
+}
+
+export const toAgent = (row: Selectable<AgentAccountsTable>, topics: number[]): Agent => ({
+  agentAccountID: row.id,
+  organizationID: row.organization_id,
+  email: row.email,
+  fullName: row.full_name,
+  role: row.role as AgentRole,
+  topics,
+  maxConcurrentCases: row.max_concurrent_cases,
+  status: row.status as AgentStatus,
+  active: row.deactivated_at === null,
+  created: row.created,
+  updated: row.updated,
+})
+
+const MIN_PASSWORD = 8
+
+/** A new password (set by an admin or by the agent): long enough to be worth hashing. */
+export function checkPassword(password: string, param: string): void {
+  if ([...password].length < MIN_PASSWORD)
+    throw paramError(param, `must be at least ${MIN_PASSWORD} characters`)
+}

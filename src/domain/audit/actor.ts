@@ -1,0 +1,36 @@
+import { AppError } from '../../errors/app-error.js'
+
+/**
+ * Who makes a change: a signed-in agent, or the operator at the admin CLI. Services take it,
+ * enforce with it (an admin reaches their own organization only; the CLI runs on the server's
+ * own configuration and reaches every organization) and write it to the audit log, so a change is
+ * audited whatever made it.
+ */
+export type Actor =
+  | { kind: 'agent'; agentAccountID: string; organizationID: string; role: 'admin' | 'agent' }
+  | { kind: 'cli'; user: string }
+
+export const agentActor = (agent: {
+  agentAccountID: string
+  organizationID: string
+  role: 'admin' | 'agent'
+}): Actor => ({
+  kind: 'agent',
+  agentAccountID: agent.agentAccountID,
+  organizationID: agent.organizationID,
+  role: agent.role,
+})
+
+/** How the audit log names an actor: `agent:<agentAccountID>` or `cli:<OS user>`. */
+export const actorName = (actor: Actor) =>
+  actor.kind === 'agent' ? `agent:${actor.agentAccountID}` : `cli:${actor.user}`
+
+/**
+ * The actor may change this organization's settings: one of its admins, or the CLI. For an admin,
+ * another organization's things do not exist: `what` names the thing in the 404.
+ */
+export function requireAdminOf(actor: Actor, organizationID: string, what: string): void {
+  if (actor.kind === 'cli') return
+  if (actor.role !== 'admin') throw new AppError('forbidden', 'admins only')
+  if (actor.organizationID !== organizationID) throw new AppError('notFound', `${what} not found`)
+}
