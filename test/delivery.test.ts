@@ -168,7 +168,7 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
     await drain() // 404: failed for good
     // A bot nobody listens for: a network error.
     const org = await createOrganization(server(), `Org ${++visitorCount}`)
-    const gone = await server().app.services.chatbots.create(org.organizationID, {
+    const gone = await server().app.services.chatbots.create(operator, org.organizationID, {
       name: 'Gone',
       url: 'http://127.0.0.1:1/bot',
     })
