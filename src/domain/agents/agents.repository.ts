@@ -22,6 +22,15 @@ export const setAgentTopics = async (
 export const findAgent = (db: Kysely<Schema>, id: string) =>
   db.selectFrom('agent_accounts').selectAll().where('id', '=', id).executeTakeFirst()
 
+/** The display names of agents of the organization (who sent which message). */
+export const agentNames = (db: Kysely<Schema>, organizationID: string, ids: readonly string[]) =>
+  db
+    .selectFrom('agent_accounts')
+    .select(['id', 'full_name as name'])
+    .where('organization_id', '=', organizationID)
+    .where('id', 'in', ids)
+    .execute()
+
 export const listAgents = (db: Kysely<Schema>, organizationID: string) =>
   db
     .selectFrom('agent_accounts')
