@@ -296,6 +296,7 @@ for (const dialect of dialects) {
         'chatbot-details',
         'inbox-queue',
         'case-reply',
+        'transfer-warning',
         'case-closed',
         'phone-inbox',
         'phone-case',
