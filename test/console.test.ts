@@ -259,6 +259,8 @@ for (const dialect of dialects) {
         // chatbot's summary is part of it (scrolls away, folds up) rather than a banner over it.
         const transcript = (await small.getByTestId('transcript').boundingBox()) as { y: number }
         expect(transcript.y).toBeLessThanOrEqual(PHONE.height * 0.25)
+        const header = (await small.locator('.case-header').boundingBox()) as { height: number }
+        expect(header.height).toBeLessThanOrEqual(60) // one line of facts under the visitor's name
         const summary = small.getByTestId('transcript').locator('details.summary')
         await expect(summary.getAttribute('open')).resolves.not.toBeNull()
         await summary.locator('summary').click()
