@@ -4,6 +4,7 @@ import { AuditLog } from './domain/audit/audit.js'
 import { CasesService } from './domain/cases/cases.service.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
 import { MessagesService } from './domain/messages/messages.service.js'
+import { Senders } from './domain/messages/senders.js'
 import { OrganizationsService } from './domain/organizations/organizations.service.js'
 import { RoomsService } from './domain/rooms/rooms.service.js'
 import { ServerKeysService } from './domain/server-keys/server-keys.service.js'
@@ -60,7 +61,7 @@ export function createServices({
   const organizations = new OrganizationsService(database, clock, audit)
   const users = new UsersService(database)
   const rooms = new RoomsService(database, clock, users, hub)
-  const messages = new MessagesService(database, clock, users, rooms, hub)
+  const messages = new MessagesService(database, clock, new Senders(database, users), rooms, hub)
   const topics = new TopicsService(database, clock, organizations, audit)
   const chatbots = new ChatbotsService(
     database,

@@ -19,6 +19,7 @@ describe('the case state machine', () => {
     )
     expect(allowed.sort()).toEqual(
       ['bot->queued', 'bot->assigned', 'queued->assigned', 'assigned->assigned', 'assigned->queued']
+        .concat(['queued->queued']) // to another topic's queue
         .concat(['bot->closed', 'queued->closed', 'assigned->closed'])
         .sort(),
     )

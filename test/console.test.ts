@@ -148,8 +148,10 @@ for (const dialect of dialects) {
     test('the agent takes the case and replies; the visitor receives the reply', async () => {
       await page.locator(`[data-case-id="${flow.caseID}"]`).click()
       await page.getByRole('button', { name: /Take case/ }).waitFor(WAIT)
-      // The chatbot's summary and the conversation so far are there.
-      await page.getByText('You said: Where is my order #1042?').waitFor(WAIT)
+      // The chatbot's summary and the conversation so far are there, the chatbot under its name.
+      const botBubble = page.locator('.bubble-row.ours', { hasText: 'You said: Where is my order #1042?' })
+      await botBubble.waitFor(WAIT)
+      await expect(botBubble.locator('.bubble-sender').textContent()).resolves.toBe('Echo')
       await page.keyboard.press('t') // the keyboard shortcut for "Take case"
       await page.locator('[data-status="assigned"]').waitFor(WAIT)
 
@@ -184,6 +186,30 @@ for (const dialect of dialects) {
       await expect(page.title()).resolves.toBe('Parley console')
     })
 
+    test("a case passed to a topic nobody works stays in the admin's queue, and moves on from there", async () => {
+      await server.app.services.topics.create(operator, org.organizationID, 'Returns')
+      await page.getByRole('button', { name: 'Transfer…' }).click()
+      const transfer = page.getByRole('dialog', { name: 'Transfer this case' })
+      await transfer.getByLabel(/Returns/).check()
+      await transfer.getByText('No agent of Returns is online').waitFor(WAIT)
+      await shot(page, 'transfer-warning')
+      await transfer.getByRole('button', { name: 'Move' }).click()
+      await transfer.waitFor({ state: 'hidden', ...WAIT })
+      const queued = page.locator(`[data-testid="list-queue"] [data-case-id="${flow.caseID}"]`)
+      await queued.waitFor(WAIT)
+      await expect(queued.textContent()).resolves.toContain('Returns')
+
+      // Waiting in Returns, it moves on to General, where the admin takes it back.
+      await page.getByRole('button', { name: 'Assign or move…' }).click()
+      const move = page.getByRole('dialog', { name: 'Assign or move this case' })
+      await expect(move.getByLabel(/Returns/).count()).resolves.toBe(0) // where it waits already
+      await move.getByLabel(/General/).check()
+      await move.getByRole('button', { name: 'Move' }).click()
+      await page.locator('.case-header .chip', { hasText: 'General' }).waitFor(WAIT)
+      await page.getByRole('button', { name: /Take case/ }).click()
+      await page.locator('[data-status="assigned"]').waitFor(WAIT)
+    })
+
     test('the agent closes the case; the visitor sees case/update closed', async () => {
       // Transfer offers the topics' queues (and colleagues); Escape leaves it.
       await page.getByRole('button', { name: 'Transfer…' }).click()
@@ -204,6 +230,16 @@ for (const dialect of dialects) {
       await shot(page, 'case-closed')
     })
 
+    test('the status selector shows its whole choice', async () => {
+      const status = page.getByLabel('Your status')
+      await status.selectOption('online')
+      await page.locator('.me .dot-online').waitFor(WAIT)
+      await expectWholeChoice(page)
+      await shot(page, 'status-online')
+      await status.selectOption('offline')
+      await page.locator('.me .dot-offline').waitFor(WAIT)
+    })
+
     test('works in a phone-sized window', async () => {
       const phone = await browser.newContext({ viewport: PHONE, storageState: await laptop.storageState() })
       const small = await phone.newPage()
@@ -219,6 +255,17 @@ for (const dialect of dialects) {
         await small.locator('[data-status="closed"]').waitFor(WAIT)
         await expect(small.locator('.case-list-pane').isVisible()).resolves.toBe(false)
         await expectNoSidewaysScroll(small)
+        await expectWholeChoice(small)
+        // The conversation has most of the screen: the headers above it are compact, and the
+        // chatbot's summary is part of it (scrolls away, folds up) rather than a banner over it.
+        const transcript = (await small.getByTestId('transcript').boundingBox()) as { y: number }
+        expect(transcript.y).toBeLessThanOrEqual(PHONE.height * 0.25)
+        const header = (await small.locator('.case-header').boundingBox()) as { height: number }
+        expect(header.height).toBeLessThanOrEqual(60) // one line of facts under the visitor's name
+        const summary = small.getByTestId('transcript').locator('details.summary')
+        await expect(summary.getAttribute('open')).resolves.not.toBeNull()
+        await summary.locator('summary').click()
+        await expect(summary.getAttribute('open')).resolves.toBeNull()
         await shot(small, 'phone-case')
         await small.getByRole('link', { name: 'Back to cases' }).click()
         await row.waitFor(WAIT)
@@ -226,6 +273,11 @@ for (const dialect of dialects) {
         await small.goto(`${server.url}/console/settings/chatbots`)
         await small.getByRole('link', { name: 'Echo' }).waitFor(WAIT)
         await expectNoSidewaysScroll(small)
+        // Every settings link is in sight: they wrap instead of scrolling out of the screen.
+        for (const link of await small.locator('.nav-link').all()) {
+          const box = (await link.boundingBox()) as { x: number; width: number }
+          expect(box.x + box.width, (await link.textContent()) ?? '').toBeLessThanOrEqual(PHONE.width)
+        }
         await shot(small, 'phone-chatbots')
       } finally {
         await phone.close()
@@ -285,6 +337,7 @@ for (const dialect of dialects) {
         'chatbot-details',
         'inbox-queue',
         'case-reply',
+        'transfer-warning',
         'case-closed',
         'phone-inbox',
         'phone-case',
@@ -296,6 +349,24 @@ for (const dialect of dialects) {
       }
     })
   })
+}
+
+/**
+ * The status selector shows the whole text of its choice. A select cuts its text off without
+ * overflowing, so the text is measured in the select's font against the room it has.
+ */
+async function expectWholeChoice(page: Page) {
+  const { text, width, room } = (await page.evaluate(`(() => {
+    const select = document.querySelector('select[aria-label="Your status"]')
+    const style = getComputedStyle(select)
+    const context = document.createElement('canvas').getContext('2d')
+    context.font = style.font
+    const text = select.options[select.selectedIndex].text
+    const arrow = 20 // Chromium's drop-down arrow
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - arrow
+    return { text, width: context.measureText(text).width, room }
+  })()`)) as { text: string; width: number; room: number }
+  expect(width, text).toBeLessThanOrEqual(room)
 }
 
 /** The page fits the window's width: nothing is cut off or needs scrolling sideways. */

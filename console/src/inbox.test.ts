@@ -1,10 +1,15 @@
 import { describe, expect, test } from 'vitest'
 import { type Action, EMPTY, reduce, type State } from './inbox'
-import type { Case, Message } from './types'
+import type { Agent, Case, Message } from './types'
 
 // The inbox's lists as events and loads arrive in every order.
 
-const viewer = { agentAccountID: 'me', topics: [1] }
+const viewer: Pick<Agent, 'agentAccountID' | 'topics' | 'role'> = {
+  agentAccountID: 'me',
+  topics: [1],
+  role: 'agent',
+}
+const admin = { ...viewer, role: 'admin' as const }
 const other = 'colleague'
 let clock = 1000
 
@@ -30,10 +35,10 @@ const message = (roomID: string, from: string, type = 1001) =>
   ({ messageID: `m${++clock}`, roomID, type, user: { userID: from } }) as Message
 const run = (actions: Action[], from: State = EMPTY) => actions.reduce(reduce, from)
 const ids = (cases: Case[]) => cases.map((c) => c.caseID)
-const loaded = (load: number, lists: Partial<State['lists']>): Action => ({
+const loaded = (load: number, lists: Partial<State['lists']>, who = viewer): Action => ({
   type: 'loaded',
   load,
-  viewer,
+  viewer: who,
   lists: { queue: [], mine: [], closed: [], ...lists },
 })
 /** A load from start to answer, with nothing in between. */
@@ -79,6 +84,24 @@ describe('inbox', () => {
     expect(
       ids(run([{ type: 'case', case: aCase('billing2', { topicID: 2 }), viewer }], state).lists.queue),
     ).toEqual(['old', 'new'])
+  })
+
+  test("an admin's queue holds every waiting case, also of topics nobody works, and follows it as it moves", () => {
+    const billing = aCase('billing', { topicID: 2 })
+    let state = run([{ type: 'loading', load: 3 }, loaded(3, { queue: [billing] }, admin)])
+    expect(ids(state.lists.queue)).toEqual(['billing'])
+    // Moved to a third topic nobody works: still in the admin's queue, and news.
+    state = run(
+      [{ type: 'case', case: aCase('mine', { status: 'assigned', agentAccountID: 'me' }), viewer: admin }],
+      state,
+    )
+    state = run([{ type: 'case', case: aCase('mine', { topicID: 3 }), viewer: admin }], state)
+    expect(ids(state.lists.queue)).toEqual(['billing', 'mine'])
+    expect(ids(state.lists.mine)).toEqual([])
+    // An agent of topic 1 does not see them.
+    expect(ids(run([{ type: 'case', case: aCase('returns', { topicID: 3 }), viewer }]).lists.queue)).toEqual(
+      [],
+    )
   })
 
   test('arrivals and visitor messages are unread until opened; system and own messages are not; gone cases forget', () => {

@@ -28,8 +28,11 @@ const QUERIES: Record<Tab, { status: string; mine?: boolean; limit: number }> = 
 }
 const SYSTEM_MESSAGE = 9001
 
-/** Who the lists are for: the queue is the agent's topics' (those are the cases they hear of). */
-type Viewer = Pick<Agent, 'agentAccountID' | 'topics'>
+/**
+ * Who the lists are for: an agent's queue is their topics' (those are the cases they hear of); an
+ * admin's is every waiting case of the organization, so a case in a topic nobody works is seen.
+ */
+type Viewer = Pick<Agent, 'agentAccountID' | 'topics' | 'role'>
 
 export interface State {
   loaded: boolean
@@ -57,7 +60,8 @@ export type Action =
 
 /** The tab a case belongs in for `viewer`, if any (others' assigned cases are in none). */
 export function tabOf(item: Case, viewer: Viewer): Tab | undefined {
-  if (item.status === 'queued') return viewer.topics.includes(item.topicID) ? 'queue' : undefined
+  if (item.status === 'queued')
+    return viewer.role === 'admin' || viewer.topics.includes(item.topicID) ? 'queue' : undefined
   if (item.status === 'assigned' && item.agentAccountID === viewer.agentAccountID) return 'mine'
   if (item.status === 'closed') return 'closed'
   return undefined
@@ -193,8 +197,8 @@ export function useInbox(): Inbox {
 export function InboxProvider({ children }: { children: ReactNode }) {
   const { me, liveEpoch } = useWorkspace()
   const viewer = useMemo<Viewer>(
-    () => ({ agentAccountID: me.agentAccountID, topics: me.topics }),
-    [me.agentAccountID, me.topics],
+    () => ({ agentAccountID: me.agentAccountID, topics: me.topics, role: me.role }),
+    [me.agentAccountID, me.topics, me.role],
   )
   const [state, dispatch] = useReducer(reduce, EMPTY)
   const loads = useRef(0)

@@ -47,7 +47,7 @@ export function Shell({ children }: { children: ReactNode }) {
           <span className="brand-mark" aria-hidden="true">
             P
           </span>
-          Parley
+          <span className="brand-name">Parley</span>
           <span
             className={`live live-${liveState}`}
             data-live={liveState}
@@ -90,27 +90,26 @@ function MeCard() {
     const answer = await run(() => call<{ agentAccount: Agent }>('agent/set_status', { status }))
     if (answer) setMe(answer.agentAccount)
   }
+  // The status has a row of its own: beside "Sign out" its longest choice did not fit the sidebar.
   return (
     <div className="me">
       <div className="me-name">
         <StatusDot status={me.status} />
         <span title={me.email}>{me.fullName}</span>
-      </div>
-      <div className="me-actions">
-        <select
-          aria-label="Your status"
-          value={me.status}
-          disabled={pending}
-          onChange={(event) => setStatus(event.target.value as AgentStatus)}
-        >
-          <option value="online">Online: take cases</option>
-          <option value="away">Away</option>
-          <option value="offline">Offline</option>
-        </select>
         <button type="button" className="btn small ghost" onClick={signOut}>
           Sign out
         </button>
       </div>
+      <select
+        aria-label="Your status"
+        value={me.status}
+        disabled={pending}
+        onChange={(event) => setStatus(event.target.value as AgentStatus)}
+      >
+        <option value="online">Online: take cases</option>
+        <option value="away">Away</option>
+        <option value="offline">Offline</option>
+      </select>
     </div>
   )
 }

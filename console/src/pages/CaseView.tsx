@@ -9,7 +9,7 @@ import { useShortcut } from '../keyboard'
 import type { Case, CaseDetail, LiveEvent, Message } from '../types'
 import { useLiveEvents, useNames, useWorkspace } from '../workspace'
 import { Transcript } from './Transcript'
-import { TransferButton } from './TransferDialog'
+import { passOnChoices, TransferButton } from './TransferDialog'
 
 const STATUS_LABEL: Record<Case['status'], string> = {
   bot: 'With the chatbot',
@@ -79,13 +79,11 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
   return (
     <div className="case-view" data-status={item.status}>
       <CaseHeader item={item} visitor={visitor} backTo={backTo} />
-      {detail.data.handoverSummary && (
-        <aside className="summary" aria-label="Chatbot's summary">
-          <span className="field-label">From the chatbot</span>
-          <p>{detail.data.handoverSummary}</p>
-        </aside>
-      )}
-      <Transcript messages={shown} visitorID={item.userID} />
+      <Transcript
+        messages={shown}
+        visitorID={item.userID}
+        before={detail.data.handoverSummary && <HandoverSummary text={detail.data.handoverSummary} />}
+      />
       {mine ? (
         <Composer
           caseID={caseID}
@@ -98,6 +96,19 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
         <CaseActions item={item} onChanged={changed} />
       )}
     </div>
+  )
+}
+
+/**
+ * The chatbot's summary, at the top of the conversation: it scrolls away with it (a fixed banner
+ * would cover messages on a small screen), and folds up once read.
+ */
+function HandoverSummary({ text }: { text: string }) {
+  return (
+    <details className="summary" open>
+      <summary className="field-label">From the chatbot</summary>
+      <p>{text}</p>
+    </details>
   )
 }
 
@@ -128,7 +139,10 @@ function CaseHeader({ item, visitor, backTo }: { item: Case; visitor: string; ba
   )
 }
 
-/** What an agent can do with a case that is not theirs: take it from the queue, or (admins) more. */
+/**
+ * What an agent can do with a case that is not theirs: take it from the queue, move a waiting case
+ * of their topics to another topic, or (admins) assign and reassign.
+ */
 function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) => void }) {
   const { me } = useWorkspace()
   const { pending, error, run } = useAction()
@@ -137,7 +151,7 @@ function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) 
     if (answer) onChanged(answer.case)
   }, [item.caseID, onChanged, run])
   useShortcut('t', item.status === 'queued' ? take : undefined)
-  const admin = me.role === 'admin'
+  const { toColleague, toTopic } = passOnChoices(item, me)
   if (item.status === 'closed' || item.status === 'bot') {
     return (
       <footer className="case-footer muted">
@@ -155,9 +169,9 @@ function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) 
           </button>
         )}
         {item.status === 'assigned' && <span className="muted">Another agent is on this case.</span>}
-        {admin && (
+        {(toColleague || toTopic) && (
           <TransferButton item={item} onChanged={onChanged}>
-            {item.status === 'queued' ? 'Assign…' : 'Reassign…'}
+            {item.status === 'assigned' ? 'Reassign…' : toColleague ? 'Assign or move…' : 'Move…'}
           </TransferButton>
         )}
       </div>

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { type ReactNode, useEffect, useRef } from 'react'
 import { fullTime, when } from '../format'
 import type { Message } from '../types'
 import { useNames } from '../workspace'
@@ -7,8 +7,16 @@ const SYSTEM = 9001
 
 type Side = 'visitor' | 'ours' | 'system'
 
-/** The conversation, oldest first, kept scrolled to the newest message. */
-export function Transcript({ messages, visitorID }: { messages: Message[]; visitorID: string }) {
+/** The conversation, oldest first, kept scrolled to the newest message; `before` scrolls with it. */
+export function Transcript({
+  messages,
+  visitorID,
+  before,
+}: {
+  messages: Message[]
+  visitorID: string
+  before?: ReactNode
+}) {
   const end = useRef<HTMLDivElement>(null)
   const names = useNames()
   const count = messages.length
@@ -16,12 +24,13 @@ export function Transcript({ messages, visitorID }: { messages: Message[]; visit
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' })
   }, [count])
+  // The server names every sender (DESIGN §5); these are for one that no longer exists.
   const sender = (message: Message) => {
     const [role, id = ''] = message.user.userID.split(':')
-    if (message.user.userID === visitorID) return message.user.fullname || 'Visitor'
+    if (message.user.fullname) return message.user.fullname
+    if (message.user.userID === visitorID) return 'Visitor'
     if (role === 'agent') return names.agent(id)
-    if (role === 'chatbot') return 'Chatbot'
-    return message.user.fullname || role || 'Parley'
+    return role === 'chatbot' ? 'Chatbot' : 'Parley'
   }
   const side = (message: Message): Side => {
     if (message.type === SYSTEM) return 'system'
@@ -29,6 +38,7 @@ export function Transcript({ messages, visitorID }: { messages: Message[]; visit
   }
   return (
     <div className="transcript" aria-live="polite" data-testid="transcript">
+      {before}
       {messages.length === 0 && <p className="muted center">No messages yet.</p>}
       {messages.map((message) =>
         side(message) === 'system' ? (

@@ -1,8 +1,8 @@
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react'
+import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useState } from 'react'
 import { call } from '../api'
 import { Dialog, ErrorNote, StatusDot } from '../components/ui'
 import { useAction } from '../hooks'
-import type { Case } from '../types'
+import type { Agent, Case, Team } from '../types'
 import { useWorkspace } from '../workspace'
 
 /** A button that opens the transfer (or, for admins, assign) dialog of a case. */
@@ -26,9 +26,29 @@ export function TransferButton({
   )
 }
 
+/** What `me` may do with a case in the dialog: give it to a colleague (how), and move it to a topic. */
+export function passOnChoices(item: Case, me: Agent) {
+  const holder = item.status === 'assigned' && item.agentAccountID === me.agentAccountID
+  const admin = me.role === 'admin'
+  // A waiting case is also its topic's agents' to move (DESIGN §10); assigned ones are the holder's.
+  const topicAgent = item.status === 'queued' && me.topics.includes(item.topicID)
+  const toColleague = holder ? 'transfer' : admin ? 'assign' : undefined
+  const toTopic = holder || admin || topicAgent
+  const title = holder ? 'Transfer this case' : admin ? 'Assign or move this case' : 'Move this case'
+  return { toColleague, toTopic, title } as const
+}
+
+/** The online agents of each topic, by topicID: where a case will be answered soon. */
+export function onlineByTopic(team: Team): Map<number, number> {
+  const online = new Map<number, number>()
+  for (const agent of team.agents.filter((a) => a.status === 'online'))
+    for (const topicID of agent.topics) online.set(topicID, (online.get(topicID) ?? 0) + 1)
+  return online
+}
+
 /**
- * Pass a case on: to a colleague, or back to a topic's queue. Admins use it to assign a waiting
- * case (or reassign another agent's) to someone.
+ * Pass a case on: to a colleague, or to a topic's queue. Admins use it to assign a waiting case
+ * (or reassign another agent's) to someone; a topic's agents, to move a waiting case elsewhere.
  */
 function TransferDialog({
   item,
@@ -48,64 +68,72 @@ function TransferDialog({
     if (open) void reloadTeam()
   }, [open, reloadTeam])
   const { pending, error, run } = useAction()
-  // Holders transfer; an admin assigns a case that is not theirs.
-  const assigning = item.agentAccountID !== me.agentAccountID
+  const choices = passOnChoices(item, me)
   const colleagues = team.agents.filter(
     (agent) => agent.active && agent.agentAccountID !== item.agentAccountID,
   )
+  // Where a case waits already is no move.
+  const topics = team.topics.filter((topic) => item.status !== 'queued' || topic.topicID !== item.topicID)
+  const online = onlineByTopic(team)
+  const [kind, id = ''] = target.split(':')
+  const chosenTopic = kind === 'topic' ? topics.find((topic) => String(topic.topicID) === id) : undefined
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    const [kind, id = ''] = target.split(':')
     const answer = await run(() =>
-      assigning
-        ? call<{ case: Case }>('case/assign', { id: item.caseID, agentAccountID: id })
-        : call<{ case: Case }>(
-            'case/transfer',
-            kind === 'topic'
-              ? { id: item.caseID, topicID: Number(id) }
-              : { id: item.caseID, agentAccountID: id },
-          ),
+      kind === 'topic'
+        ? call<{ case: Case }>('case/transfer', { id: item.caseID, topicID: Number(id) })
+        : choices.toColleague === 'assign'
+          ? call<{ case: Case }>('case/assign', { id: item.caseID, agentAccountID: id })
+          : call<{ case: Case }>('case/transfer', { id: item.caseID, agentAccountID: id }),
     )
     if (!answer) return
     onChanged(answer.case)
     onClose()
   }
+  const radio = (value: string) => ({
+    type: 'radio' as const,
+    name: 'target',
+    value,
+    checked: target === value,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => setTarget(event.target.value),
+  })
   return (
-    <Dialog title={assigning ? 'Assign this case' : 'Transfer this case'} open={open} onClose={onClose}>
+    <Dialog title={choices.title} open={open} onClose={onClose}>
       <form onSubmit={submit} className="stack">
-        <fieldset className="choices">
-          <legend>To a colleague</legend>
-          {colleagues.length === 0 && <p className="muted">No one else is on the team yet.</p>}
-          {colleagues.map((agent) => (
-            <label key={agent.agentAccountID} className="choice">
-              <input
-                type="radio"
-                name="target"
-                value={`agent:${agent.agentAccountID}`}
-                checked={target === `agent:${agent.agentAccountID}`}
-                onChange={(event) => setTarget(event.target.value)}
-              />
-              <StatusDot status={agent.status} /> {agent.fullName}{' '}
-              <span className="muted">{agent.status}</span>
-            </label>
-          ))}
-        </fieldset>
-        {!assigning && (
+        {choices.toColleague && (
           <fieldset className="choices">
-            <legend>Back to a topic's queue</legend>
-            {team.topics.map((topic) => (
-              <label key={topic.topicID} className="choice">
-                <input
-                  type="radio"
-                  name="target"
-                  value={`topic:${topic.topicID}`}
-                  checked={target === `topic:${topic.topicID}`}
-                  onChange={(event) => setTarget(event.target.value)}
-                />
-                {topic.name}
+            <legend>To a colleague</legend>
+            {colleagues.length === 0 && <p className="muted">No one else is on the team yet.</p>}
+            {colleagues.map((agent) => (
+              <label key={agent.agentAccountID} className="choice">
+                <input {...radio(`agent:${agent.agentAccountID}`)} />
+                <StatusDot status={agent.status} /> {agent.fullName}{' '}
+                <span className="muted">{agent.status}</span>
               </label>
             ))}
           </fieldset>
+        )}
+        {choices.toTopic && (
+          <fieldset className="choices">
+            <legend>
+              {item.status === 'queued' ? "To another topic's queue" : "Back to a topic's queue"}
+            </legend>
+            {topics.map((topic) => (
+              <label key={topic.topicID} className="choice">
+                <input {...radio(`topic:${topic.topicID}`)} />
+                {topic.name}{' '}
+                <span className="muted">
+                  {online.get(topic.topicID) ? `${online.get(topic.topicID)} online` : 'no agent online'}
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {chosenTopic && !online.get(chosenTopic.topicID) && (
+          <p className="warn-note" role="status">
+            No agent of {chosenTopic.name} is online: the case will wait in its queue until one comes online
+            or an admin takes it.
+          </p>
         )}
         <ErrorNote error={error} />
         <div className="actions">
@@ -113,7 +141,7 @@ function TransferDialog({
             Cancel
           </button>
           <button type="submit" className="btn primary" disabled={!target || pending}>
-            {assigning ? 'Assign' : 'Transfer'}
+            {kind === 'topic' ? 'Move' : choices.toColleague === 'assign' ? 'Assign' : 'Transfer'}
           </button>
         </div>
       </form>

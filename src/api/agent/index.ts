@@ -305,7 +305,7 @@ export async function agentAPI(
     routes.post(
       `${PREFIX}/case/transfer`,
       describe(
-        'Pass your case to another agent, or back to a topic',
+        "Pass your case to another agent or to a topic's queue; move a waiting case of your topic to another topic",
         transferRequest,
         z.object({ case: caseShape }),
       ),

@@ -28,6 +28,15 @@ export const findAgent = (db: Kysely<Schema>, id: string, { lock = false } = {})
     .$if(lock, (q) => q.forUpdate())
     .executeTakeFirst()
 
+/** The display names of agents of the organization (who sent which message). */
+export const agentNames = (db: Kysely<Schema>, organizationID: string, ids: readonly string[]) =>
+  db
+    .selectFrom('agent_accounts')
+    .select(['id', 'full_name as name'])
+    .where('organization_id', '=', organizationID)
+    .where('id', 'in', ids)
+    .execute()
+
 export const listAgents = (db: Kysely<Schema>, organizationID: string) =>
   db
     .selectFrom('agent_accounts')
@@ -171,8 +180,24 @@ export async function availableAgents(
     .execute()
 }
 
-/** The agents who work a topic. */
-export const agentsOfTopic = async (db: Kysely<Schema>, topicID: number) =>
+/** The agents who hear of a case waiting in a topic: those who work it, and the organization's admins. */
+export const agentsHearingOfQueue = async (db: Kysely<Schema>, organizationID: string, topicID: number) =>
   (
-    await db.selectFrom('agent_topics').select('agent_account_id').where('topic_id', '=', topicID).execute()
-  ).map((row) => row.agent_account_id)
+    await db
+      .selectFrom('agent_accounts as a')
+      .select('a.id')
+      .where('a.organization_id', '=', organizationID)
+      .where((eb) =>
+        eb.or([
+          eb('a.role', '=', 'admin'),
+          eb.exists(
+            eb
+              .selectFrom('agent_topics as t')
+              .select('t.topic_id')
+              .whereRef('t.agent_account_id', '=', 'a.id')
+              .where('t.topic_id', '=', topicID),
+          ),
+        ]),
+      )
+      .execute()
+  ).map((row) => row.id)

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Selectable } from 'kysely'
+import { AppError } from '../../errors/app-error.js'
 import type { CasesTable } from '../../storage/schema.js'
 
 export type CaseStatus = 'bot' | 'queued' | 'assigned' | 'closed'
@@ -29,12 +30,37 @@ export interface Case {
  */
 export const TRANSITIONS: Record<CaseStatus, readonly CaseStatus[]> = {
   bot: ['queued', 'assigned', 'closed'],
-  queued: ['assigned', 'closed'],
+  // queued → queued: moved to another topic's queue.
+  queued: ['assigned', 'queued', 'closed'],
   assigned: ['assigned', 'queued', 'closed'],
   closed: [],
 }
 
 export const canMove = (from: CaseStatus, to: CaseStatus): boolean => TRANSITIONS[from].includes(to)
+
+/** A status as the people reading an error see it. */
+const STATUS_WORDS: Record<CaseStatus, string> = {
+  bot: 'with the chatbot',
+  queued: 'waiting for an agent',
+  assigned: 'assigned to an agent',
+  closed: 'closed',
+}
+
+/** Refuses a change the case's status does not allow, saying what the case is (`case is closed`). */
+export const caseIs = (status: CaseStatus) => new AppError('conflict', `case is ${STATUS_WORDS[status]}`)
+
+/**
+ * Who may put a case in a topic's queue (DESIGN §10): an admin, the agent holding it, and while
+ * it waits, an agent of its topic (`agentTopics`: the acting agent's topics).
+ */
+export function mayRequeue(
+  agent: { agentAccountID: string; role: string },
+  row: Pick<Selectable<CasesTable>, 'status' | 'agent_account_id' | 'topic_id'>,
+  agentTopics: readonly number[],
+): boolean {
+  if (agent.role === 'admin' || row.agent_account_id === agent.agentAccountID) return true
+  return row.status === 'queued' && agentTopics.includes(row.topic_id)
+}
 
 export const OPEN_STATUSES: CaseStatus[] = ['bot', 'queued', 'assigned']
 

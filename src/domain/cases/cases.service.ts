@@ -6,7 +6,7 @@ import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
 import {
-  agentsOfTopic,
+  agentsHearingOfQueue,
   availableAgents,
   findAgent,
   markAssigned,
@@ -26,7 +26,16 @@ import { addParticipants, insertRoom } from '../rooms/rooms.repository.js'
 import type { RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { TopicsService } from '../topics/topics.service.js'
-import { type Case, type CaseStatus, type ClosedBy, canMove, newCaseID, toCase } from './case.js'
+import {
+  type Case,
+  type CaseStatus,
+  type ClosedBy,
+  canMove,
+  caseIs,
+  mayRequeue,
+  newCaseID,
+  toCase,
+} from './case.js'
 import {
   assignedCasesOf,
   botCasesOf,
@@ -74,7 +83,8 @@ const SYSTEM = 'system'
 export const CLOSING_MESSAGE = 'This conversation has been closed.'
 const chatbotSender = (chatbotID: string) => `chatbot:${chatbotID}`
 const caseNotFound = () => new AppError('notFound', 'case not found')
-const caseClosed = () => new AppError('conflict', 'case is closed')
+const caseClosed = () => caseIs('closed')
+const notYours = () => new AppError('forbidden', 'case is not assigned to you')
 
 /**
  * Support cases (DESIGN §7, §8): one room each, the state machine of case.ts, and the three
@@ -243,7 +253,10 @@ export class CasesService {
     return this.moveToAgent(admin, caseID, agentAccountID, 'An admin assigned the case')
   }
 
-  /** The case's agent (or an admin) passes it to another agent, or back to a topic's queue. */
+  /**
+   * The case's agent (or an admin) passes it to another agent, or to a topic's queue; a waiting
+   * case also moves to another topic's queue by an agent of its topic.
+   */
   async transfer(
     agent: AgentActor,
     caseID: string,
@@ -252,14 +265,19 @@ export class CasesService {
     if (to.agentAccountID)
       return this.moveToAgent(agent, caseID, to.agentAccountID, 'The case was transferred', true)
     if (!to.topicID) throw paramError('topicID', 'is required')
-    const topicID = (await this.deps.topics.resolve(agent.organizationID, to.topicID)).topicID
+    const topic = await this.deps.topics.resolve(agent.organizationID, to.topicID)
     const outcome = await this.run(caseID, async (trx, now) => {
       const row = await this.agentCase(trx, agent, caseID)
-      this.requireHolder(agent, row)
+      if (row.status === 'closed') throw caseClosed()
+      const agentTopics = agent.role === 'admin' ? [] : await topicsOfAgent(trx, agent.agentAccountID)
+      if (!mayRequeue(agent, row, agentTopics)) throw notYours()
+      // Already waiting there (a retried transfer): nothing to do.
+      if (row.status === 'queued' && row.topic_id === topic.topicID)
+        return { row, messages: [], changed: false }
       const queued = await this.transition(trx, row, 'queued', now, {
-        changes: { topic_id: topicID, agent_account_id: null },
+        changes: { topic_id: topic.topicID, agent_account_id: null },
         action: 'case/transfer',
-        text: 'The case was transferred to a topic',
+        text: `The case was transferred to ${topic.name}`,
       })
       // Not straight back to whoever just let it go.
       return this.assignIfPossible(trx, queued, now, row.agent_account_id ?? undefined)
@@ -282,8 +300,7 @@ export class CasesService {
       if (!target || target.organization_id !== actor.organizationID)
         throw new AppError('notFound', `Agent ${agentAccountID} not found`)
       if (holderOnly) this.requireHolder(actor, row)
-      if (row.status !== 'queued' && row.status !== 'assigned')
-        throw new AppError('conflict', `case is ${row.status}`)
+      if (row.status !== 'queued' && row.status !== 'assigned') throw caseIs(row.status as CaseStatus)
       return this.assignTo(trx, row, agentAccountID, now, text)
     })
     await this.announce(outcome)
@@ -301,9 +318,7 @@ export class CasesService {
   /** Only the case's agent, or an admin, may pass it on. */
   private requireHolder(agent: AgentActor, row: CaseRow): void {
     if (row.status === 'closed') throw caseClosed()
-    if (agent.role !== 'admin' && row.agent_account_id !== agent.agentAccountID) {
-      throw new AppError('forbidden', 'case is not assigned to you')
-    }
+    if (agent.role !== 'admin' && row.agent_account_id !== agent.agentAccountID) throw notYours()
   }
 
   /** An agent's reply in a case assigned to them. */
@@ -317,8 +332,7 @@ export class CasesService {
     const outcome = await this.run(caseID, async (trx, now) => {
       const row = await this.agentCase(trx, agent, caseID)
       if (row.status === 'closed') throw caseClosed()
-      if (row.agent_account_id !== agent.agentAccountID)
-        throw new AppError('forbidden', 'case is not assigned to you')
+      if (row.agent_account_id !== agent.agentAccountID) throw notYours()
       const message = await this.store(trx, row, senderID, input.localID, content, now)
       return { row, messages: message ? [message] : [], changed: false }
     })
@@ -334,7 +348,7 @@ export class CasesService {
         row.status !== 'closed' &&
         row.agent_account_id !== agent.agentAccountID
       ) {
-        throw new AppError('forbidden', 'case is not assigned to you')
+        throw notYours()
       }
       return this.closeCase(trx, row, 'agent', now)
     })
@@ -621,7 +635,7 @@ export class CasesService {
     step: { changes: Partial<CaseRow>; action: string; text: string },
   ): Promise<Outcome> {
     const from = row.status as CaseStatus
-    if (!canMove(from, to)) throw new AppError('conflict', `case cannot go from ${from} to ${to}`)
+    if (!canMove(from, to)) throw caseIs(from)
     const moved = await moveCase(trx, row.id, from, { ...step.changes, status: to, updated: now })
     if (!moved) throw new AppError('conflict', 'case changed meanwhile; try again')
     // Whatever the chatbot has not received yet, it will not need.
@@ -663,11 +677,13 @@ export class CasesService {
 
   /**
    * The agents who hear of a case on /connect (as `agent:<id>`): its agent while assigned; while
-   * it waits, every agent of its topic, so queues update live.
+   * it waits, every agent of its topic and every admin (a topic nobody works has a queue too), so
+   * queues update live.
    */
   private async agentsFollowing(row: CaseRow): Promise<string[]> {
     if (row.status === 'queued') {
-      return (await agentsOfTopic(this.deps.database.db, row.topic_id)).map((id) => `agent:${id}`)
+      const ids = await agentsHearingOfQueue(this.deps.database.db, row.organization_id, row.topic_id)
+      return ids.map((id) => `agent:${id}`)
     }
     return row.agent_account_id ? [`agent:${row.agent_account_id}`] : []
   }

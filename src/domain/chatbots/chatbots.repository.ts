@@ -12,6 +12,15 @@ export const findChatbot = (db: Kysely<Schema>, id: string) =>
 export const listChatbots = (db: Kysely<Schema>, organizationID: string) =>
   db.selectFrom('chatbots').selectAll().where('organization_id', '=', organizationID).orderBy('id').execute()
 
+/** The names of chatbots of the organization (who sent which message). */
+export const chatbotNames = (db: Kysely<Schema>, organizationID: string, ids: readonly string[]) =>
+  db
+    .selectFrom('chatbots')
+    .select(['id', 'name'])
+    .where('organization_id', '=', organizationID)
+    .where('id', 'in', ids)
+    .execute()
+
 export const findActiveChatbot = (db: Kysely<Schema>, organizationID: string, { lock = false } = {}) =>
   db
     .selectFrom('chatbots')

@@ -37,16 +37,20 @@ export interface MessageContext {
   senders: Map<string, User>
 }
 
+/** The name Parley's own messages (type 9001, sender `system`) go by. */
+export const SYSTEM_SENDER_NAME = 'Parley'
+
 /**
  * A user-shaped sender for senders that are not end users (`agent:<id>`, `chatbot:<id>`,
- * `system`), so clients can always read `message.user`.
+ * `system`), so clients can always read `message.user`: `fullname` is the agent's or chatbot's
+ * display name (empty for one that no longer exists). They have no pictures: `imageURL` is empty.
  */
-export function nonUserSender(senderID: string): User {
+export function nonUserSender(senderID: string, fullname = ''): User {
   const role = senderID.split(':')[0] as string
   return {
     userID: senderID,
     xcUserID: '',
-    fullname: '',
+    fullname: senderID === 'system' ? SYSTEM_SENDER_NAME : fullname,
     email: '',
     phone: '',
     username: '',

@@ -8,7 +8,6 @@ import { type Room, toRoom, toRoomSummary } from '../rooms/room.js'
 import { advanceReceipts, participantsOfRooms, roomsOfUser } from '../rooms/rooms.repository.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
-import type { UsersService } from '../users/users.service.js'
 import { type Message, type Quote, toMessage } from './message.js'
 import { checkContent } from './message-types.js'
 import {
@@ -20,6 +19,7 @@ import {
   storeMessage,
   unreadCounts,
 } from './messages.repository.js'
+import type { Senders } from './senders.js'
 
 export interface SendInput {
   roomID?: string | undefined
@@ -52,7 +52,7 @@ export class MessagesService {
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
-    private readonly users: UsersService,
+    private readonly senders: Senders,
     private readonly rooms: RoomsService,
     private readonly hub: Hub,
   ) {}
@@ -128,9 +128,9 @@ export class MessagesService {
       db,
       rooms.map((r) => r.id),
     )
-    const senders = await this.users.getMany(
+    const senders = await this.senders.of(
       client.organizationID,
-      lastMessages.map((m) => m.sender_id).filter(isUserID),
+      lastMessages.map((m) => m.sender_id),
     )
     const unread = new Map(counts.map((c) => [c.room_id, Number(c.unread)]))
     const last = new Map(lastMessages.map((m) => [m.room_id, m]))
@@ -242,14 +242,11 @@ export class MessagesService {
   }
 
   async toMessages(organizationID: string, access: RoomAccess, rows: Selectable<MessagesTable>[]) {
-    const senders = await this.users.getMany(
+    const senders = await this.senders.of(
       organizationID,
-      rows.map((row) => row.sender_id).filter(isUserID),
+      rows.map((row) => row.sender_id),
     )
     const context = { room: toRoomSummary(access.room), participants: access.participants, senders }
     return rows.map((row) => toMessage(row, context))
   }
 }
-
-/** End users have numeric IDs; agents, chatbots and the system are `kind:id` or `system`. */
-const isUserID = (senderID: string) => /^\d+$/.test(senderID)

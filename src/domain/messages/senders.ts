@@ -1,0 +1,44 @@
+import type { Database } from '../../storage/database.js'
+import { agentNames } from '../agents/agents.repository.js'
+import { chatbotNames } from '../chatbots/chatbots.repository.js'
+import type { User } from '../users/user.js'
+import type { UsersService } from '../users/users.service.js'
+import { nonUserSender } from './message.js'
+
+/**
+ * Who sent messages, as `message.user` shows them: end users as they are, and agents and chatbots
+ * under their display names (DESIGN §5), so a visitor's app can say who answers. One query per
+ * kind of sender, however many messages.
+ */
+export class Senders {
+  constructor(
+    private readonly database: Database,
+    private readonly users: UsersService,
+  ) {}
+
+  /** The senders among `senderIDs` (message.sender_id values) of the organization, by sender ID. */
+  async of(organizationID: string, senderIDs: readonly string[]): Promise<Map<string, User>> {
+    const ids = { user: new Set<string>(), agent: new Set<string>(), chatbot: new Set<string>() }
+    for (const senderID of senderIDs) {
+      const [kind, id] = splitSender(senderID)
+      if (kind !== 'system') ids[kind].add(id)
+    }
+    const [users, agents, chatbots] = await Promise.all([
+      this.users.getMany(organizationID, [...ids.user]),
+      ids.agent.size > 0 ? agentNames(this.database.db, organizationID, [...ids.agent]) : [],
+      ids.chatbot.size > 0 ? chatbotNames(this.database.db, organizationID, [...ids.chatbot]) : [],
+    ])
+    const named = (kind: string, rows: { id: string; name: string }[]) =>
+      rows.map(({ id, name }): [string, User] => [`${kind}:${id}`, nonUserSender(`${kind}:${id}`, name)])
+    return new Map([...users, ...named('agent', agents), ...named('chatbot', chatbots)])
+  }
+}
+
+type SenderKind = 'user' | 'agent' | 'chatbot' | 'system'
+
+/** A message's sender_id: a userID (digits), `agent:<id>`, `chatbot:<id>` or `system`. */
+function splitSender(senderID: string): [SenderKind, string] {
+  if (/^\d+$/.test(senderID)) return ['user', senderID]
+  const [kind = '', id = ''] = senderID.split(':')
+  return kind === 'agent' || kind === 'chatbot' ? [kind, id] : ['system', '']
+}
