@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most tests wait on sockets, child processes and databases, not on the CPU: on a 2-core
+    // machine vitest's default (one worker per core but one) would run the files one by one.
+    maxWorkers: 3,
   },
 })
