@@ -49,10 +49,9 @@ describeEachDatabase('presence on Redis', (dialect) => {
     const org = await createOrganization(server, 'Flushed')
     const [alice, bob] = await Promise.all([org.signIn('alice'), org.signIn('bob')])
     await alice.call('/v1/client/room/create', { name: 'Pair', type: 2, userIDs: [bob.userID] })
-    const [aliceSocket, bobSocket] = await Promise.all([
-      connect(server.url, alice.accessToken),
-      connect(server.url, bob.accessToken),
-    ])
+    // Bob first, so that he is there to hear alice come online.
+    const bobSocket = await connect(server.url, bob.accessToken)
+    const aliceSocket = await connect(server.url, alice.accessToken)
     await bobSocket.waitUntil(statusOf(alice.userID, true))
     // What a Redis restart without persistence does to presence (the sockets stay open here).
     await redis.flushall()
