@@ -14,6 +14,7 @@ const NETWORK_CODES = new Set([
 const BROKEN_CONNECTION = [
   'Connection terminated',
   'Client has encountered a connection error',
+  'is not queryable',
   'timeout exceeded when trying to connect',
   'Connection is closed',
   'Reached the max retries per request limit',

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { Webhook } from 'standardwebhooks'
+import { isUnavailable } from '../../errors/faults.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesService } from '../cases/cases.service.js'
@@ -86,7 +87,7 @@ export class DeliveryWorker {
       try {
         started = await this.round
       } catch (error) {
-        this.deps.log.error({ err: error }, 'delivery: round failed')
+        this.logTrouble(error, 'delivery: round failed')
       }
       // Busy: look again as soon as a slot frees (see deliver); idle: poll.
       if (started === 0 && this.inFlight.size === 0) this.schedule(this.options.pollMs)
@@ -116,8 +117,7 @@ export class DeliveryWorker {
       for (const { case_id } of await casesWaitingSince(database.db, now - this.options.handoverAfterMs)) {
         // One case that cannot be handed over (yet) must not hold up the others.
         await this.handOver(case_id, 'The chatbot did not answer in time; the case goes to an agent').catch(
-          (error: unknown) =>
-            this.deps.log.error({ err: error, caseID: case_id }, 'delivery: handover failed'),
+          (error: unknown) => this.logTrouble(error, 'delivery: handover failed', { caseID: case_id }),
         )
       }
       const oldest = await oldestDue(database.db, now)
@@ -171,7 +171,7 @@ export class DeliveryWorker {
       await this.settle(delivery, attempt, clock.now())
     } catch (error) {
       // Storage trouble: the lease lapses and the delivery is tried again.
-      log.error({ err: error, deliveryID: delivery.id }, 'delivery: attempt not recorded')
+      this.logTrouble(error, 'delivery: attempt not recorded', { deliveryID: delivery.id })
     }
   }
 
@@ -253,5 +253,11 @@ export class DeliveryWorker {
   private async handOver(caseID: string, reason: string): Promise<void> {
     this.deps.meter.handedOver()
     await this.deps.cases.handOverUnresponsive(caseID, reason)
+  }
+
+  /** A database that is away is weather (warn; the next round tries again); anything else, a bug. */
+  private logTrouble(error: unknown, message: string, details: object = {}): void {
+    if (isUnavailable(error)) this.deps.log.warn({ ...details, err: error }, message)
+    else this.deps.log.error({ ...details, err: error }, message)
   }
 }
