@@ -159,7 +159,7 @@ export class DeliveryWorker {
   }
 
   private async deliver(delivery: DeliveryRow, context: DeliveryContext | undefined): Promise<void> {
-    const { clock, log } = this.deps
+    const { clock } = this.deps
     try {
       const request = await this.prepare(delivery, context)
       const attempt = request
