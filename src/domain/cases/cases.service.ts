@@ -178,7 +178,7 @@ export class CasesService {
       const message = await this.store(trx, row, client.userID, input.localID, content, now)
       return { row, messages: message ? [message] : [], changed: false }
     })
-    return this.sentMessage(outcome, client.userID, input.localID, client.sessionID)
+    return this.sentMessage(outcome, client.sessionID)
   }
 
   /** The visitor closes their case (closing a closed case changes nothing). */
@@ -336,7 +336,7 @@ export class CasesService {
       const message = await this.store(trx, row, senderID, input.localID, content, now)
       return { row, messages: message ? [message] : [], changed: false }
     })
-    return this.sentMessage(outcome, senderID, input.localID)
+    return this.sentMessage(outcome)
   }
 
   /** The assigned agent (or an admin) closes the case; closing a closed case changes nothing. */
@@ -403,10 +403,7 @@ export class CasesService {
       const sender = chatbotSender(chatbot.chatbotID)
       const stored: Selectable<MessagesTable>[] = []
       for (const { localID = newID(), content } of contents) {
-        // A retried event's messages are announced again, as a retried send's are.
-        const message =
-          (await this.store(trx, row, sender, localID, content, now)) ??
-          (await findBySenderLocalID(trx, sender, localID, row.room_id))
+        const message = await this.store(trx, row, sender, localID, content, now)
         if (message) stored.push(message)
       }
       return { row, messages: stored, changed: false }
@@ -663,7 +660,10 @@ export class CasesService {
     now: number,
   ) {
     const message = await storeMessage(trx, { roomID: row.room_id, senderID, localID, ...content, now })
-    if (message && senderID === row.user_id && row.status === 'bot' && row.chatbot_id) {
+    // A retry (the same sender and localID): the message stored before, to be announced again
+    // (the first announcement may have died with its instance; clients drop duplicates by messageID).
+    if (!message) return findBySenderLocalID(trx, senderID, localID, row.room_id)
+    if (senderID === row.user_id && row.status === 'bot' && row.chatbot_id) {
       await recordDelivery(trx, {
         caseID: row.id,
         chatbotID: row.chatbot_id,
@@ -688,25 +688,9 @@ export class CasesService {
     return row.agent_account_id ? [`agent:${row.agent_account_id}`] : []
   }
 
-  /**
-   * The message a send stored, or for a retried localID the one stored before; announced either
-   * way (the first announcement may have died with its instance; clients drop duplicates by
-   * messageID), and the send's answer.
-   */
-  private async sentMessage(outcome: Outcome, senderID: string, localID: string, exceptSessionID?: string) {
-    const row = outcome.row as CaseRow
-    const messages =
-      outcome.messages.length > 0
-        ? outcome.messages
-        : [
-            (await findBySenderLocalID(
-              this.deps.database.db,
-              senderID,
-              localID,
-              row.room_id,
-            )) as Selectable<MessagesTable>,
-          ]
-    const [message] = await this.announce({ ...outcome, messages }, exceptSessionID)
+  /** The message a send stored (or, for a retry, stored before), announced; the send's answer. */
+  private async sentMessage(outcome: Outcome, exceptSessionID?: string) {
+    const [message] = await this.announce(outcome, exceptSessionID)
     return message as Message
   }
 
