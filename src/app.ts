@@ -98,7 +98,7 @@ export async function buildApp(options: AppOptions) {
       database,
       clock,
       chatbots: services.chatbots,
-      cases: services.cases,
+      cases: services.cases.chatbots,
       log: app.log,
       meter: metrics.delivery,
     },

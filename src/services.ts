@@ -1,11 +1,12 @@
 import { AgentSessions } from './domain/agents/agent-sessions.js'
 import { AgentsService } from './domain/agents/agents.service.js'
 import { AuditLog } from './domain/audit/audit.js'
-import { CasesService } from './domain/cases/cases.service.js'
+import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
 import { MessagesService } from './domain/messages/messages.service.js'
 import { Senders } from './domain/messages/senders.js'
 import { OrganizationsService } from './domain/organizations/organizations.service.js'
+import { repositories } from './domain/repositories.js'
 import { RoomsService } from './domain/rooms/rooms.service.js'
 import { ServerKeysService } from './domain/server-keys/server-keys.service.js'
 import { AccessTokens } from './domain/sessions/access-tokens.js'
@@ -27,7 +28,7 @@ export interface Services {
   agentSessions: AgentSessions
   topics: TopicsService
   chatbots: ChatbotsService
-  cases: CasesService
+  cases: Cases
   organizations: OrganizationsService
   serverKeys: ServerKeysService
   tickets: TicketsService
@@ -72,8 +73,18 @@ export function createServices({
     publicURL,
     destinations,
   )
-  const cases = new CasesService({ database, clock, hub, rooms, messages, topics, chatbots, organizations })
-  chatbots.onDeactivated = (chatbotIDs) => cases.handOverFromChatbots(chatbotIDs)
+  const cases = createCases({
+    database,
+    clock,
+    hub,
+    repositories,
+    rooms,
+    messages,
+    topics,
+    chatbots,
+    organizations,
+  })
+  chatbots.onDeactivated = (chatbotIDs) => cases.chatbots.handOverAllOf(chatbotIDs)
   const agentSessions = new AgentSessions(database, clock, hub)
   return {
     hub,
@@ -85,7 +96,10 @@ export function createServices({
       topics,
       sessions: agentSessions,
       audit,
-      cases,
+      cases: {
+        assignWaiting: (agentAccountID) => cases.assignment.assignWaiting(agentAccountID),
+        handBack: (agentAccountID) => cases.agents.handBack(agentAccountID),
+      },
     }),
     agentSessions,
     topics,

@@ -231,10 +231,10 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
     await drain()
     const mine = new Set(cases.map(({ opened }) => opened.caseID))
     // The first of these cases the sweep reaches fails (as a storage hiccup would); the rest must go on.
-    const service = server().app.services.cases
-    const handOver = service.handOverUnresponsive.bind(service)
+    const service = server().app.services.cases.chatbots
+    const handOver = service.handOver.bind(service)
     let failed: string | undefined
-    service.handOverUnresponsive = async (caseID, reason) => {
+    service.handOver = async (caseID, reason) => {
       if (!failed && mine.has(caseID)) {
         failed = caseID
         throw new Error('this one cannot be handed over now')
@@ -245,7 +245,7 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
       server().clock.advance(60_000)
       await drain()
     } finally {
-      service.handOverUnresponsive = handOver
+      service.handOver = handOver
     }
     const statuses = await Promise.all([...mine].map(async (id) => [id, await caseStatus(id)]))
     expect(statuses.filter(([id]) => id !== failed).map(([, status]) => status)).toEqual(['queued', 'queued'])

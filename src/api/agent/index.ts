@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Redis } from 'ioredis'
 import { z } from 'zod'
-import type { AgentIdentity } from '../../domain/agents/agent-sessions.js'
+import type { AgentSession } from '../../domain/agents/agent-sessions.js'
 import { visitorContent } from '../../domain/cases/case.js'
 import { AppError } from '../../errors/app-error.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
@@ -29,7 +29,7 @@ import { AddressLoginLimit, MemoryCounter, RedisCounter } from './login-limit.js
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set on agent routes: the signed-in agent. */
-    agent: AgentIdentity
+    agent: AgentSession
     /** Set on agent routes: the session's CSRF token, derived from the token presented. */
     agentCSRFToken: string
   }
@@ -134,7 +134,8 @@ export async function agentAPI(
     options.clock,
   )
   const app = fastify.withTypeProvider<ZodTypeProvider>()
-  const { agents, agentSessions, cases } = app.services
+  const { agents, agentSessions } = app.services
+  const cases = app.services.cases.agents
   const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
     schema: { summary, tags: ['agent'], body, response: { 200: successEnvelope(data), ...errors } },
   })
@@ -263,7 +264,7 @@ export async function agentAPI(
       `${PREFIX}/agent/set_status`,
       describe('Set your status', setStatus, z.object({ agentAccount: agentShape })),
       async (r) => {
-        await cases.agentStatus(r.agent, r.body.status)
+        await cases.setStatus(r.agent, r.body.status)
         return success({ agentAccount: await agents.get(r.agent.agentAccountID) })
       },
     )
@@ -272,13 +273,13 @@ export async function agentAPI(
       describe('Cases of your organization', caseList, z.object({ cases: z.array(caseShape) })),
       async (r) =>
         success({
-          cases: await cases.listForAgent(r.agent, {
+          cases: await cases.list(r.agent, {
             limit: r.body.limit,
             ...(r.body.status ? { status: r.body.status } : {}),
             ...(r.body.topicID ? { topicID: r.body.topicID } : {}),
             ...(r.body.mine ? { mine: true } : {}),
             ...(r.body.before
-              ? { after: { created: r.body.before, caseID: r.body.beforeCaseID ?? '' } }
+              ? { before: { created: r.body.before, caseID: r.body.beforeCaseID ?? '' } }
               : {}),
           }),
         }),
@@ -295,7 +296,7 @@ export async function agentAPI(
         caseRequest,
         z.object({ case: caseShape, handoverSummary: z.string(), messages: z.array(messageShape) }),
       ),
-      async (r) => success(await cases.detailForAgent(r.agent, r.body.id)),
+      async (r) => success(await cases.detail(r.agent, r.body.id)),
     )
     routes.post(
       `${PREFIX}/case/assign`,
@@ -322,7 +323,7 @@ export async function agentAPI(
       describe('Reply in a case assigned to you', caseMessage, z.object({ message: messageShape })),
       async (r) =>
         success({
-          message: await cases.agentSend(r.agent, r.body.id, {
+          message: await cases.send(r.agent, r.body.id, {
             localID: r.body.localID,
             content: visitorContent(r.body),
           }),
@@ -331,7 +332,7 @@ export async function agentAPI(
     routes.post(
       `${PREFIX}/case/close`,
       describe('Close a case', caseRequest, z.object({ case: caseShape })),
-      async (r) => success({ case: await cases.agentClose(r.agent, r.body.id) }),
+      async (r) => success({ case: await cases.close(r.agent, r.body.id) }),
     )
   })
 }

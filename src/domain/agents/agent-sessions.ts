@@ -7,7 +7,7 @@ import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { Schema } from '../../storage/schema.js'
-import { type Agent, type AgentRole, toAgent } from './agent.js'
+import { type Agent, type AgentIdentity, type AgentRole, toAgent } from './agent.js'
 import {
   findAgentByEmail,
   findAgentSession,
@@ -17,11 +17,8 @@ import {
   topicsOfAgent,
 } from './agents.repository.js'
 
-/** Who an agent token or cookie speaks for. */
-export interface AgentIdentity {
-  agentAccountID: string
-  organizationID: string
-  role: AgentRole
+/** A signed-in agent: who an agent token or cookie speaks for, and the session's own secrets' hashes. */
+export interface AgentSession extends AgentIdentity {
   /** SHA-256 of the session's CSRF token, which cookie-authenticated changes echo in X-CSRF-Token. */
   csrfTokenHash: string
   tokenHash: string
@@ -34,7 +31,7 @@ export interface AgentIdentity {
  * a session named after its token's hash (never the token).
  */
 export const agentSocketIdentity = (
-  identity: Pick<AgentIdentity, 'agentAccountID' | 'organizationID' | 'tokenHash'>,
+  identity: Pick<AgentSession, 'agentAccountID' | 'organizationID' | 'tokenHash'>,
 ) => ({
   userID: `agent:${identity.agentAccountID}`,
   organizationID: identity.organizationID,
@@ -47,7 +44,7 @@ export const AGENT_SESSION_MS = 12 * 60 * 60 * 1000
 
 /** Agents' sessions: signing in and out, checking a token, and ending an agent's sessions. */
 export class AgentSessions {
-  private readonly sessions: TTLCache<string, AgentIdentity | undefined>
+  private readonly sessions: TTLCache<string, AgentSession | undefined>
 
   constructor(
     private readonly database: Database,
@@ -96,7 +93,7 @@ export class AgentSessions {
   }
 
   /** The identity of a live agent session token. */
-  async authenticate(token: string): Promise<AgentIdentity> {
+  async authenticate(token: string): Promise<AgentSession> {
     const identity = await this.sessions.get(hashSecret(token))
     if (!identity) throw new AppError('invalidToken', 'agent session is unknown or ended')
     if (identity.expiresAt <= this.clock.now())
@@ -104,7 +101,7 @@ export class AgentSessions {
     return identity
   }
 
-  async logout(identity: AgentIdentity): Promise<void> {
+  async logout(identity: AgentSession): Promise<void> {
     await revokeAgentSession(this.database.db, identity.tokenHash, this.clock.now())
     this.closed(identity.agentAccountID, identity.organizationID, [identity.tokenHash])
   }

@@ -11,7 +11,7 @@ import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import type { TopicsService } from '../topics/topics.service.js'
 import { type Agent, checkPassword, toAgent } from './agent.js'
-import type { AgentIdentity, AgentSessions } from './agent-sessions.js'
+import type { AgentSession, AgentSessions } from './agent-sessions.js'
 import {
   findAgent,
   findAgentByEmail,
@@ -24,7 +24,7 @@ import {
 } from './agents.repository.js'
 
 /** What an account change means for cases: the cases module, wired in services.ts. */
-export interface AgentCases {
+export interface CasesOfAgents {
   /** Gives the agent the waiting cases they now have room for. */
   assignWaiting(agentAccountID: string): Promise<void>
   /** Puts the agent's open cases back in their topics' queues. */
@@ -38,7 +38,7 @@ export interface AgentDependencies {
   topics: TopicsService
   sessions: AgentSessions
   audit: AuditLog
-  cases: AgentCases
+  cases: CasesOfAgents
 }
 
 type AgentRow = Selectable<AgentAccountsTable>
@@ -194,7 +194,7 @@ export class AgentsService {
   }
 
   /** An agent changes their own password, giving the current one; their other sessions end. */
-  async changePassword(identity: AgentIdentity, currentPassword: string, newPassword: string) {
+  async changePassword(identity: AgentSession, currentPassword: string, newPassword: string) {
     checkPassword(newPassword, 'newPassword')
     const row = (await findAgent(this.deps.database.db, identity.agentAccountID)) as AgentRow
     if (!(await verifyPassword(currentPassword, row.password_hash)))

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks'
 import { isUnavailable } from '../../errors/faults.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
-import type { CasesService } from '../cases/cases.service.js'
+import type { ChatbotCases } from '../cases/chatbot-cases.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
 import { type Attempt, type Failure, failureOf, postDelivery } from './attempt.js'
 import {
@@ -63,7 +63,7 @@ export class DeliveryWorker {
       database: Database
       clock: Clock
       chatbots: ChatbotsService
-      cases: CasesService
+      cases: ChatbotCases
       log: FastifyBaseLogger
       meter: DeliveryMeter
     },
@@ -252,7 +252,7 @@ export class DeliveryWorker {
 
   private async handOver(caseID: string, reason: string): Promise<void> {
     this.deps.meter.handedOver()
-    await this.deps.cases.handOverUnresponsive(caseID, reason)
+    await this.deps.cases.handOver(caseID, reason)
   }
 
   /** A database that is away is weather (warn; the next round tries again); anything else, a bug. */
