@@ -10,7 +10,9 @@ import { serverAPI } from './api/server/index.js'
 import { visitorAPI } from './api/visitor/index.js'
 import { WEBHOOK_PREFIX, webhookAPI, webhookFormat } from './api/webhook/index.js'
 import type { Config } from './config/config.js'
+import { httpChatbotClient } from './domain/delivery/attempt.js'
 import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
+import { repositories } from './domain/repositories.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
 import { useCORS } from './http/cors.js'
 import { useDocs } from './http/docs.js'
@@ -99,6 +101,8 @@ export async function buildApp(options: AppOptions) {
       clock,
       chatbots: services.chatbots,
       cases: services.cases.chatbots,
+      repositories,
+      client: httpChatbotClient,
       log: app.log,
       meter: metrics.delivery,
     },

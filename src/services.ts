@@ -6,7 +6,7 @@ import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
 import { MessagesService } from './domain/messages/messages.service.js'
 import { Senders } from './domain/messages/senders.js'
 import { OrganizationsService } from './domain/organizations/organizations.service.js'
-import { repositories } from './domain/repositories.js'
+import { type Repositories, repositories as realRepositories } from './domain/repositories.js'
 import { RoomsService } from './domain/rooms/rooms.service.js'
 import { ServerKeysService } from './domain/server-keys/server-keys.service.js'
 import { AccessTokens } from './domain/sessions/access-tokens.js'
@@ -48,6 +48,8 @@ export interface Dependencies {
   hub?: Hub
   /** Where chatbot URLs may point (CHATBOT_URL_ALLOW); no private destination unless given. */
   destinations?: DestinationPolicy
+  /** The queries services run; the real ones unless given (a test may wrap them). */
+  repositories?: Repositories
 }
 
 export function createServices({
@@ -57,12 +59,20 @@ export function createServices({
   publicURL,
   hub = new LocalHub(),
   destinations,
+  repositories = realRepositories,
 }: Dependencies): Services {
   const audit = new AuditLog(database, clock)
   const organizations = new OrganizationsService(database, clock, audit)
-  const users = new UsersService(database)
-  const rooms = new RoomsService(database, clock, users, hub)
-  const messages = new MessagesService(database, clock, new Senders(database, users), rooms, hub)
+  const users = new UsersService(database, repositories)
+  const rooms = new RoomsService(database, repositories, clock, users, hub)
+  const messages = new MessagesService(
+    database,
+    repositories,
+    clock,
+    new Senders(database, repositories, users),
+    rooms,
+    hub,
+  )
   const topics = new TopicsService(database, clock, organizations, audit)
   const chatbots = new ChatbotsService(
     database,
@@ -85,7 +95,7 @@ export function createServices({
     organizations,
   })
   chatbots.onDeactivated = (chatbotIDs) => cases.chatbots.handOverAllOf(chatbotIDs)
-  const agentSessions = new AgentSessions(database, clock, hub)
+  const agentSessions = new AgentSessions(database, repositories, clock, hub)
   return {
     hub,
     audit,
@@ -107,9 +117,16 @@ export function createServices({
     cases,
     organizations,
     serverKeys: new ServerKeysService(database, clock, organizations, audit),
-    tickets: new TicketsService(database, clock),
+    tickets: new TicketsService(database, repositories, clock),
     users,
-    sessions: new SessionsService(database, clock, new AccessTokens(masterKey, clock), users, hub),
+    sessions: new SessionsService(
+      database,
+      repositories,
+      clock,
+      new AccessTokens(masterKey, clock),
+      users,
+      hub,
+    ),
     rooms,
     messages,
   }
