@@ -1,11 +1,17 @@
 // Which module may import which: Parley's layers, checked by `npm run check` (dependency-cruiser).
 //
-// Layers, lowest first; a module imports only from its own layer or a lower one:
-//   lib  <  errors  <  config, storage  <  domain  <  api/<family>, realtime (gateway, hubs)  <  app, services, main, cli
-// Two layers sit beside that line rather than on it: http/ (generic HTTP plumbing: envelope, error
-// mapping, validation, docs, metrics) knows only lib and errors, and the domain does not import it;
-// realtime/hub.ts (the Hub interface the domain publishes through) knows only lib and errors, so the
-// domain may import it while every other realtime module stays above the domain.
+// Layers, lowest first; a module imports only from its own layer or lower ones:
+//   1. lib/                      clock, ids, secrets, formats
+//   2. errors/                   AppError and its kinds
+//   3. config/, storage/
+//   4. domain/<module>/          rules and queries (a module may import other domain modules)
+//   5. api/<family>/, realtime/  the surfaces: the HTTP families (each on its own, sharing only
+//                                api/shared/), the /connect gateway, the hubs and presence
+//   6. app.ts, services.ts, main.ts, cli/: the composition root
+// Two modules stand off that ladder: http/ (HTTP plumbing the surfaces share: envelope, error mapping,
+// validation, docs, metrics) knows only lib/ and errors/, and the domain may not import it;
+// realtime/hub.ts (the Hub interface the domain publishes through) also knows only lib/ and errors/,
+// so it sits below the domain while the rest of realtime/ sits above it.
 //
 // Imports are read with swc, which does not tell `import type` from a value import: every rule below
 // counts both. So the domain's Hub import is allowed by path (realtime/hub.ts alone), not by kind.
