@@ -17,8 +17,8 @@
 // counts both. So the domain's Hub import is allowed by path (realtime/hub.ts alone), not by kind.
 //
 // Only src/ is cruised. test/ may import anything. The console (console/src) must not import src/,
-// test/ or anything else outside itself (it talks to the server over HTTP; its API types are generated
-// into console/src); that rule is kept by `"rootDir": "src"` in console/tsconfig.json, which the
+// test/ or anything else outside itself (it talks to the server over HTTP; its generated API types
+// must be written inside console/src); that rule is kept by `"rootDir": "src"` in console/tsconfig.json, which the
 // type-check enforces for type imports too: dependency-cruiser's swc parser cannot read .tsx.
 
 const SRC_OTHER_THAN = (...dirs) => ({ path: '^src/', pathNot: `^src/(${dirs.join('|')})/` })
@@ -29,7 +29,8 @@ module.exports = {
       name: 'no-circular',
       comment:
         'A cycle means neither module can be read, tested or loaded without the other; the layer rules ' +
-        'below cannot see cycles inside one layer (between two domain modules, say).',
+        'below cannot see cycles inside one layer (between two domain modules, say). Type imports count: ' +
+        'a type two modules share belongs in a third, lower one.',
       severity: 'error',
       from: { path: '^src/' },
       to: { circular: true },
@@ -154,6 +155,5 @@ module.exports = {
     // swc parses TypeScript here: dependency-cruiser's tsc parser needs TypeScript's JS API (< 7).
     parser: 'swc',
     doNotFollow: { path: '^node_modules/' },
-    reporterOptions: { text: { highlightFocused: true } },
   },
 }
