@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import { agentActor } from '../../domain/audit/actor.js'
-import { AppError } from '../../errors/app-error.js'
+import { agentActor, requireAdmin } from '../../domain/audit/actor.js'
 import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
 import { success } from '../../http/envelope.js'
 import {
@@ -51,13 +50,13 @@ const auditRequest = params({ limit: optionalInteger({ min: 1, max: 500, fallbac
 
 /**
  * The admin API (DESIGN §10): an organization's server keys, chatbots, topics and agents, for its
- * admins only. The services enforce who may change what and write the audit log; these routes
- * parse the request and shape the answer.
+ * admins only. The services enforce who may change or read what and write the audit log, whoever
+ * calls them (these routes, the CLI); the routes parse the request and shape the answer.
  */
 export async function adminAPI(fastify: FastifyInstance): Promise<void> {
-  fastify.addHook('preHandler', async (request) => {
-    if (request.agent.role !== 'admin') throw new AppError('forbidden', 'admins only')
-  })
+  // Every route here is for admins. The services refuse anyone else as well, but the topic and
+  // agent lists are organization reads (get_team, the visitor API) with no rule of their own.
+  fastify.addHook('preHandler', async (request) => requireAdmin(agentActor(request.agent)))
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { serverKeys, chatbots, topics, agents, audit } = app.services
   const describe = <B>(summary: string, body: B) => ({
@@ -80,7 +79,7 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
     async (r) => success(await serverKeys.create(admin(r), org(r))),
   )
   app.post(`${PREFIX}/server_key/list`, describe('Server keys (never their secrets)', nothing), async (r) =>
-    success({ serverKeys: await serverKeys.list(org(r)) }),
+    success({ serverKeys: await serverKeys.list(admin(r), org(r)) }),
   )
   app.post(`${PREFIX}/server_key/revoke`, describe('Revoke a server key', serverKeyRequest), async (r) => {
     await serverKeys.revoke(admin(r), r.body.serverKeyID)
@@ -91,7 +90,7 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
     success(await chatbots.create(admin(r), org(r), r.body)),
   )
   app.post(`${PREFIX}/chatbot/list`, describe('Chatbots', nothing), async (r) =>
-    success({ chatbots: await chatbots.list(org(r)) }),
+    success({ chatbots: await chatbots.list(admin(r), org(r)) }),
   )
   app.post(
     `${PREFIX}/chatbot/get`,
@@ -159,6 +158,6 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
   )
 
   app.post(`${PREFIX}/audit_log/list`, describe('Changes, newest first', auditRequest), async (r) =>
-    success({ entries: await audit.list(org(r), r.body.limit) }),
+    success({ entries: await audit.list(admin(r), org(r), r.body.limit) }),
   )
 }

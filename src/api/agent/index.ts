@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { z } from 'zod'
 import type { AgentSession } from '../../domain/agents/agent-sessions.js'
 import { visitorContent } from '../../domain/cases/case.js'
@@ -121,12 +121,11 @@ const errors = {
  */
 export async function agentAPI(
   fastify: FastifyInstance,
-  options: { redisURL: string | undefined; clock: Clock },
+  options: { redis: Redis | undefined; clock: Clock },
 ): Promise<void> {
   await fastify.register(cookie)
   // With Redis, login attempts are counted across instances.
-  const redis = options.redisURL ? new Redis(options.redisURL, { maxRetriesPerRequest: 1 }) : undefined
-  if (redis) fastify.addHook('onClose', async () => redis.disconnect())
+  const { redis } = options
   // Counted before the handler but after parsing, so the key can name the account tried.
   await fastify.register(rateLimit, { global: false, hook: 'preHandler', ...(redis ? { redis } : {}) })
   const addressLimit = new AddressLoginLimit(
