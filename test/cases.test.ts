@@ -99,6 +99,8 @@ describeEachDatabase('cases and the visitor API', (dialect) => {
 
   test('one open case per visitor: a second is 40901, also when ten are sent at once', async () => {
     const visitor = await org.signIn('eager-visitor')
+    // On PostgreSQL the ten run at once, each on its own connection: only the lock on the visitor
+    // keeps them from each counting no open case and opening one. SQLite has one writer.
     const replies = await Promise.all(
       Array.from({ length: 10 }, (_, i) => visitor.call(`${V}/case/create`, { message: `try ${i}` })),
     )
