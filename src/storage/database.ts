@@ -10,7 +10,7 @@ import { migrations } from './migrations/index.js'
 import { withNamedStatements } from './postgres-pool.js'
 import type { Schema } from './schema.js'
 import { withStatementCache } from './statement-cache.js'
-import { TransactionGuards } from './transaction-guards.js'
+import { refusingInsideWork, unnested, WorkContext } from './transaction-guards.js'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -46,14 +46,20 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
     })
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {})
-    const guards = new TransactionGuards()
-    const dialect = guards.refusingInsideWork(new PostgresDialect({ pool: withNamedStatements(pool) }))
+    const workContext = new WorkContext()
+    const dialect = refusingInsideWork(
+      new PostgresDialect({ pool: withNamedStatements(pool) }),
+      workContext.insideWork,
+    )
     const db = new Kysely<Schema>({ dialect })
     return {
       db,
       dialect: 'postgres',
       // A transaction that lost a deadlock or a serialization check changed nothing: run it again.
-      transaction: guards.unnested((work) => retryConflicts(() => db.transaction().execute(work))),
+      transaction: unnested(
+        workContext.marking((work) => retryConflicts(() => db.transaction().execute(work))),
+        workContext.insideWork,
+      ),
       close: () => db.destroy(),
     }
   }
@@ -65,14 +71,15 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
-  const guards = new TransactionGuards()
-  const dialect = guards.refusingInsideWork(new SqliteDialect({ database: withStatementCache(sqlite) }))
+  const dialect = refusingInsideWork(new SqliteDialect({ database: withStatementCache(sqlite) }), () =>
+    groupCommit.insideWork(),
+  )
   const db = new Kysely<Schema>({ dialect })
   const groupCommit = new GroupCommit(db, dialect)
   return {
     db,
     dialect: 'sqlite',
-    transaction: guards.unnested((work) => groupCommit.run(work)),
+    transaction: unnested((work) => groupCommit.run(work), groupCommit.insideWork),
     close: () => db.destroy(),
   }
 }

@@ -7,6 +7,7 @@ import {
   SingleConnectionProvider,
 } from 'kysely'
 import type { Schema } from './schema.js'
+import type { InsideWork } from './transaction-guards.js'
 
 interface Job {
   work: (trx: Kysely<Schema>) => Promise<unknown>
@@ -38,16 +39,24 @@ const NO_DRIVER = new Proxy({} as Driver, {
  * Work must only touch the database, through its trx. SQLite's queries are synchronous, so such
  * work settles before the event loop turns again; work still pending then is waiting for something
  * else, while holding every writer: it is rolled back and rejected at once (WAITED_OUTSIDE), and
- * its trx refuses whatever it tries later (WORK_OVER).
+ * its trx refuses whatever it tries later (WORK_OVER). Each batch runs in a turn of the event loop
+ * of its own, so that while a work runs, nothing else does but what it calls (see insideWork).
  */
 export class GroupCommit {
   private pending: Job[] = []
   private draining = false
+  private working = false
 
   constructor(
     private readonly db: Kysely<Schema>,
     private readonly dialect: Dialect,
   ) {}
+
+  /**
+   * True while a job's work runs: then the code running is the work or what it called. (Only
+   * while a work waits, against the rule, until the next turn can other code run meanwhile.)
+   */
+  readonly insideWork: InsideWork = () => this.working
 
   run<T>(work: (trx: Kysely<Schema>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -61,38 +70,42 @@ export class GroupCommit {
     })
   }
 
+  /** Runs one batch; the next, if any, on the next turn (where it is joined by what arrives). */
   private async drain(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, MAX_BATCH)
-      const settle: (() => void)[] = []
-      try {
-        await this.db.getExecutor().provideConnection(async (connection) => {
-          // IMMEDIATE takes the write lock first: with a deferred BEGIN, a commit by another
-          // process (the CLI) between this batch's first read and first write would fail every
-          // later writer of the batch with "database is locked"; busy_timeout cannot help there.
-          await execute(connection, 'begin immediate')
-          try {
-            for (const job of batch) settle.push(await this.runInSavepoint(connection, job))
-            await execute(connection, 'commit')
-          } catch (error) {
-            await execute(connection, 'rollback').catch(() => {})
-            throw error
-          }
-        })
-        for (const done of settle) done()
-      } catch (error) {
-        // The commit itself failed: nothing of the batch was saved.
-        for (const job of batch) job.reject(error)
-      }
+    const batch = this.pending.splice(0, MAX_BATCH)
+    const settle: (() => void)[] = []
+    try {
+      await this.db.getExecutor().provideConnection(async (connection) => {
+        // IMMEDIATE takes the write lock first: with a deferred BEGIN, a commit by another
+        // process (the CLI) between this batch's first read and first write would fail every
+        // later writer of the batch with "database is locked"; busy_timeout cannot help there.
+        await execute(connection, 'begin immediate')
+        try {
+          for (const job of batch) settle.push(await this.runInSavepoint(connection, job))
+          await execute(connection, 'commit')
+        } catch (error) {
+          await execute(connection, 'rollback').catch(() => {})
+          throw error
+        }
+      })
+      for (const done of settle) done()
+    } catch (error) {
+      // The commit itself failed: nothing of the batch was saved.
+      for (const job of batch) job.reject(error)
     }
-    this.draining = false
+    if (this.pending.length > 0) setImmediate(() => void this.drain())
+    else this.draining = false
   }
 
   private async runInSavepoint(connection: DatabaseConnection, job: Job): Promise<() => void> {
     await execute(connection, 'savepoint job')
     const { trx, close } = this.jobHandle(connection)
+    this.working = true
     try {
-      const value = await beforeNextTurn(() => job.work(trx)).finally(close)
+      const value = await beforeNextTurn(() => job.work(trx)).finally(() => {
+        this.working = false
+        close()
+      })
       await execute(connection, 'release job')
       return () => job.resolve(value)
     } catch (error) {
