@@ -1,6 +1,8 @@
-import { sql } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { isUniqueViolation } from '../src/errors/faults.js'
 import { migrate, openDatabase } from '../src/storage/database.js'
+import type { Schema } from '../src/storage/schema.js'
 import {
   createOwnPostgresDatabase,
   createTestDatabase,
@@ -95,6 +97,36 @@ describeEachDatabase('Database.transaction', (dialect) => {
       await other.close()
     }
   })
+  test('a row refused by a unique index or a primary key is told apart by its code', async () => {
+    const { db } = testDatabase.database
+    /** 'stored', or whether the refusal was a unique violation. */
+    const outcome = (write: Promise<unknown>) =>
+      write.then(
+        () => 'stored',
+        (error: unknown) => isUniqueViolation(error),
+      )
+    const agent = {
+      id: 'unique-1',
+      organization_id: 'a1',
+      email: 'unique@example.com',
+      full_name: 'U',
+      role: 'agent',
+      password_hash: 'x',
+      created: 1,
+      updated: 1,
+    }
+    const insertAgent = (row: typeof agent, into: Kysely<Schema> = db) =>
+      into.insertInto('agent_accounts').values(row).execute()
+    expect(await outcome(insertAgent(agent))).toBe('stored')
+    expect(await outcome(insertAgent({ ...agent, id: 'unique-2' }))).toBe(true) // the email's index
+    expect(await outcome(insertAgent({ ...agent, email: 'other@example.com' }))).toBe(true) // the key
+    // Inside a transaction (on SQLite: in a group commit's savepoint) too.
+    expect(await outcome(testDatabase.database.transaction((trx) => insertAgent(agent, trx)))).toBe(true)
+    // Other constraints are something else: here a foreign key.
+    const orphan = { ...agent, id: 'unique-3', email: 'orphan@example.com', organization_id: 'none' }
+    expect(await outcome(insertAgent(orphan))).toBe(false)
+  })
+
   // SQLite has one writer and no deadlocks; PostgreSQL has both.
   if (dialect === 'postgres')
     test('a transaction that loses a deadlock is run again, and both land', async () => {

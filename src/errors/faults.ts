@@ -48,6 +48,17 @@ export function isRetryableConflict(error: unknown): boolean {
   return code === '40001' || code === '40P01'
 }
 
+/** PostgreSQL's unique_violation; better-sqlite3's codes for a unique index and a primary key. */
+const UNIQUE_VIOLATIONS: ReadonlySet<unknown> = new Set([
+  '23505',
+  'SQLITE_CONSTRAINT_UNIQUE',
+  'SQLITE_CONSTRAINT_PRIMARYKEY',
+])
+
+/** True when a write lost to a unique index or primary key: another row holds the value. */
+export const isUniqueViolation = (error: unknown): boolean =>
+  UNIQUE_VIOLATIONS.has((error as { code?: unknown } | undefined)?.code)
+
 /** Runs `attempt` again (up to `times` in all) while it fails with a retryable conflict. */
 export async function retryConflicts<T>(attempt: () => Promise<T>, times = 4): Promise<T> {
   for (let tries = 1; ; tries++) {

@@ -10,6 +10,7 @@ import { migrations } from './migrations/index.js'
 import { withNamedStatements } from './postgres-pool.js'
 import type { Schema } from './schema.js'
 import { withStatementCache } from './statement-cache.js'
+import { refusingInsideWork, unnested, WorkContext } from './transaction-guards.js'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -19,7 +20,8 @@ export interface Database {
   dialect: Dialect
   /**
    * Runs `work` as one transaction. On SQLite, transactions arriving together share one commit
-   * (see GroupCommit), so `work` must only touch the database.
+   * (see GroupCommit), so `work` must only touch the database, through its trx: a transaction
+   * opened inside it, or a query on `db`, fails at once (see transaction-guards.ts).
    */
   transaction<T>(work: (trx: Kysely<Schema>) => Promise<T>): Promise<T>
   close(): Promise<void>
@@ -44,12 +46,20 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
     })
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {})
-    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) })
+    const workContext = new WorkContext()
+    const dialect = refusingInsideWork(
+      new PostgresDialect({ pool: withNamedStatements(pool) }),
+      workContext.insideWork,
+    )
+    const db = new Kysely<Schema>({ dialect })
     return {
       db,
       dialect: 'postgres',
       // A transaction that lost a deadlock or a serialization check changed nothing: run it again.
-      transaction: (work) => retryConflicts(() => db.transaction().execute(work)),
+      transaction: unnested(
+        workContext.marking((work) => retryConflicts(() => db.transaction().execute(work))),
+        workContext.insideWork,
+      ),
       close: () => db.destroy(),
     }
   }
@@ -61,12 +71,15 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
-  const groupCommit = new GroupCommit(db)
+  const dialect = refusingInsideWork(new SqliteDialect({ database: withStatementCache(sqlite) }), () =>
+    groupCommit.insideWork(),
+  )
+  const db = new Kysely<Schema>({ dialect })
+  const groupCommit = new GroupCommit(db, dialect)
   return {
     db,
     dialect: 'sqlite',
-    transaction: (work) => groupCommit.run(work),
+    transaction: unnested((work) => groupCommit.run(work), groupCommit.insideWork),
     close: () => db.destroy(),
   }
 }

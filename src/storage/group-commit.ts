@@ -1,5 +1,13 @@
-import { type Kysely, sql } from 'kysely'
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  Kysely,
+  SingleConnectionProvider,
+} from 'kysely'
 import type { Schema } from './schema.js'
+import type { InsideWork } from './transaction-guards.js'
 
 interface Job {
   work: (trx: Kysely<Schema>) => Promise<unknown>
@@ -9,18 +17,46 @@ interface Job {
 
 const MAX_BATCH = 256
 
+export const WAITED_OUTSIDE =
+  "a transaction's work waited on something other than its own queries (the network, a timer, " +
+  'another transaction, a query on database.db): on SQLite every writer waits with it, so it was ' +
+  'rolled back; do that before or after the transaction'
+
+export const WORK_OVER = "a query on a transaction's trx after its work was over: nothing ran"
+
+/** A job's trx begins, ends and destroys nothing: the batch around it does. */
+const NO_DRIVER = new Proxy({} as Driver, {
+  get: () => () => Promise.reject(new Error("a transaction's work cannot begin, end or destroy one")),
+})
+
 /**
  * Group commit for SQLite. Committing is the dearest part of a small write transaction (the
  * write-ahead log is appended and synced per commit), and SQLite has one writer anyway. So
  * transactions that arrive while one is running are run together in the next single transaction,
  * each inside its own savepoint: a failing one rolls back alone and rejects alone, the others commit.
- * Nobody is answered before the commit that holds their work. Work must only touch the database.
+ * Nobody is answered before the commit that holds their work.
+ *
+ * Work must only touch the database, through its trx. SQLite's queries are synchronous, so such
+ * work settles before the event loop turns again; work still pending then is waiting for something
+ * else, while holding every writer: it is rolled back and rejected at once (WAITED_OUTSIDE), and
+ * its trx refuses whatever it tries later (WORK_OVER). Each batch runs in a turn of the event loop
+ * of its own, so that while a work runs, nothing else does but what it calls (see insideWork).
  */
 export class GroupCommit {
   private pending: Job[] = []
   private draining = false
+  private working = false
 
-  constructor(private readonly db: Kysely<Schema>) {}
+  constructor(
+    private readonly db: Kysely<Schema>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /**
+   * True while a job's work runs: then the code running is the work or what it called. (Only
+   * while a work waits, against the rule, until the next turn can other code run meanwhile.)
+   */
+  readonly insideWork: InsideWork = () => this.working
 
   run<T>(work: (trx: Kysely<Schema>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -34,43 +70,77 @@ export class GroupCommit {
     })
   }
 
+  /** Runs one batch; the next, if any, on the next turn (where it is joined by what arrives). */
   private async drain(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, MAX_BATCH)
-      const settle: (() => void)[] = []
-      try {
-        await this.db.connection().execute(async (connection) => {
-          // IMMEDIATE takes the write lock first: with a deferred BEGIN, a commit by another
-          // process (the CLI) between this batch's first read and first write would fail every
-          // later writer of the batch with "database is locked"; busy_timeout cannot help there.
-          await sql`begin immediate`.execute(connection)
-          try {
-            for (const job of batch) settle.push(await runInSavepoint(connection, job))
-            await sql`commit`.execute(connection)
-          } catch (error) {
-            await sql`rollback`.execute(connection).catch(() => {})
-            throw error
-          }
-        })
-        for (const done of settle) done()
-      } catch (error) {
-        // The commit itself failed: nothing of the batch was saved.
-        for (const job of batch) job.reject(error)
-      }
+    const batch = this.pending.splice(0, MAX_BATCH)
+    const settle: (() => void)[] = []
+    try {
+      await this.db.getExecutor().provideConnection(async (connection) => {
+        // IMMEDIATE takes the write lock first: with a deferred BEGIN, a commit by another
+        // process (the CLI) between this batch's first read and first write would fail every
+        // later writer of the batch with "database is locked"; busy_timeout cannot help there.
+        await execute(connection, 'begin immediate')
+        try {
+          for (const job of batch) settle.push(await this.runInSavepoint(connection, job))
+          await execute(connection, 'commit')
+        } catch (error) {
+          await execute(connection, 'rollback').catch(() => {})
+          throw error
+        }
+      })
+      for (const done of settle) done()
+    } catch (error) {
+      // The commit itself failed: nothing of the batch was saved.
+      for (const job of batch) job.reject(error)
     }
-    this.draining = false
+    if (this.pending.length > 0) setImmediate(() => void this.drain())
+    else this.draining = false
+  }
+
+  private async runInSavepoint(connection: DatabaseConnection, job: Job): Promise<() => void> {
+    await execute(connection, 'savepoint job')
+    const { trx, close } = this.jobHandle(connection)
+    this.working = true
+    try {
+      const value = await beforeNextTurn(() => job.work(trx)).finally(() => {
+        this.working = false
+        close()
+      })
+      await execute(connection, 'release job')
+      return () => job.resolve(value)
+    } catch (error) {
+      await execute(connection, 'rollback to job')
+      await execute(connection, 'release job')
+      return () => job.reject(error)
+    }
+  }
+
+  /** A trx on the batch's connection for one job, refusing every query once `close` is called. */
+  private jobHandle(connection: DatabaseConnection): { trx: Kysely<Schema>; close: () => void } {
+    let open = true
+    const single = new SingleConnectionProvider(connection)
+    const executor = this.db.getExecutor().withConnectionProvider({
+      provideConnection: (consumer) =>
+        open ? single.provideConnection(consumer) : Promise.reject(new Error(WORK_OVER)),
+    })
+    const { dialect } = this
+    const trx = new Kysely<Schema>({ config: { dialect }, dialect, driver: NO_DRIVER, executor })
+    const close = () => {
+      open = false
+    }
+    return { trx, close }
   }
 }
 
-async function runInSavepoint(trx: Kysely<Schema>, job: Job): Promise<() => void> {
-  await sql`savepoint job`.execute(trx)
-  try {
-    const value = await job.work(trx)
-    await sql`release job`.execute(trx)
-    return () => job.resolve(value)
-  } catch (error) {
-    await sql`rollback to job`.execute(trx)
-    await sql`release job`.execute(trx)
-    return () => job.reject(error)
-  }
+const execute = (connection: DatabaseConnection, statement: string) =>
+  connection.executeQuery(CompiledQuery.raw(statement))
+
+/** The work's outcome, or WAITED_OUTSIDE if it is still pending when the event loop turns. */
+function beforeNextTurn<T>(work: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const turned = setImmediate(() => reject(new Error(WAITED_OUTSIDE)))
+    work()
+      .then(resolve, reject)
+      .finally(() => clearImmediate(turned))
+  })
 }

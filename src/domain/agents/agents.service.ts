@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
+import { isUniqueViolation } from '../../errors/faults.js'
 import type { Clock } from '../../lib/clock.js'
 import { isEmail } from '../../lib/formats.js'
 import { newID } from '../../lib/ids.js'
@@ -95,7 +96,7 @@ export class AgentsService {
       })
     } catch (error) {
       // A concurrent creation with the same address won the unique index.
-      if (/unique/i.test(String((error as Error).message))) throw taken
+      if (isUniqueViolation(error)) throw taken
       throw error
     }
     return this.get(id)

@@ -8,13 +8,14 @@ export const insertCase = (db: Kysely<Schema>, row: Insertable<CasesTable>) =>
   db.insertInto('cases').values(row).execute()
 
 const caseByID = prepareQuery(
+  'cases.caseByID',
   (db, args: { id: string; lock: boolean }, shape, dialect) =>
     db
       .selectFrom('cases')
       .selectAll()
       .where('id', '=', args.id)
       .$if(shape === 'lock' && dialect === 'postgres', (q) => q.forUpdate()),
-  (args) => (args.lock ? 'lock' : ''),
+  { shapeOf: (args) => (args.lock ? 'lock' : ''), shapes: ['', 'lock'] },
 )
 
 /**

@@ -15,7 +15,7 @@ export const findBySenderLocalID = (db: Kysely<Schema>, senderID: string, localI
     .where('room_id', '=', roomID)
     .executeTakeFirst()
 
-const insertUnlessRetry = prepareQuery((db, row: Selectable<MessagesTable>) =>
+const insertUnlessRetry = prepareQuery('messages.insertUnlessRetry', (db, row: Selectable<MessagesTable>) =>
   db
     .insertInto('messages')
     .values({

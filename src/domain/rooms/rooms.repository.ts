@@ -53,19 +53,21 @@ export async function nextMessageCreated(db: Kysely<Schema>, roomID: string, now
   return row.last_message_created
 }
 
-const bumpLastMessageCreated = prepareQuery((db, args: { roomID: string; now: number }) =>
-  db
-    .updateTable('rooms')
-    .set((eb) => ({
-      last_message_created: eb
-        .case()
-        .when(eb('last_message_created', '>=', args.now))
-        .then(eb('last_message_created', '+', 1))
-        .else(args.now)
-        .end(),
-    }))
-    .where('id', '=', args.roomID)
-    .returning('last_message_created'),
+const bumpLastMessageCreated = prepareQuery(
+  'rooms.bumpLastMessageCreated',
+  (db, args: { roomID: string; now: number }) =>
+    db
+      .updateTable('rooms')
+      .set((eb) => ({
+        last_message_created: eb
+          .case()
+          .when(eb('last_message_created', '>=', args.now))
+          .then(eb('last_message_created', '+', 1))
+          .else(args.now)
+          .end(),
+      }))
+      .where('id', '=', args.roomID)
+      .returning('last_message_created'),
 )
 
 /** Sets the room's last `created` back to its newest stored message (after a bump that stored nothing). */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../storage/database.js'
 import { prepareQuery } from '../../storage/prepared.js'
 import type { Schema, TicketsTable } from '../../storage/schema.js'
-import { givenColumns, type UserUpsert, upsertUser } from '../users/users.repository.js'
+import { EVERY_COLUMN_GIVEN, givenColumns, type UserUpsert, upsertUser } from '../users/users.repository.js'
 
 export type NewTicket = Omit<TicketsTable, 'user_id' | 'used_at'>
 
@@ -19,24 +19,32 @@ const ticketValues = (t: NewTicket) => ({
   expires_at: t.expires_at,
 })
 
+/** The user upsert's shapes `npm run sql` lists: no optional column given, and every one. */
+const LISTED_SHAPES = ['', EVERY_COLUMN_GIVEN]
+
 // PostgreSQL: one statement, one round trip: the user upsert is a CTE the ticket insert reads.
 const upsertUserWithTicketPostgres = prepareQuery(
+  'tickets.upsertUserWithTicketPostgres',
   (db, args: Args, given) =>
     db
       .with('u', (q) => upsertUser(q, args, given).returning('id'))
       .insertInto('tickets')
       .values((eb) => ({ ...ticketValues(args), user_id: eb.selectFrom('u').select('u.id') }))
       .returning('user_id'),
-  givenColumns,
+  { shapeOf: givenColumns, shapes: LISTED_SHAPES, dialect: 'postgres' },
 )
 
 // SQLite has no data-modifying CTEs; it is in-process, so two statements in one transaction.
 const upsertUserSqlite = prepareQuery(
+  'tickets.upsertUserSqlite',
   (db, args: UserUpsert, given) => upsertUser(db, args, given).returning('id'),
-  givenColumns,
+  { shapeOf: givenColumns, shapes: LISTED_SHAPES, dialect: 'sqlite' },
 )
-const insertTicketSqlite = prepareQuery((db, args: NewTicket & { userID: string }) =>
-  db.insertInto('tickets').values({ ...ticketValues(args), user_id: args.userID }),
+const insertTicketSqlite = prepareQuery(
+  'tickets.insertTicketSqlite',
+  (db, args: NewTicket & { userID: string }) =>
+    db.insertInto('tickets').values({ ...ticketValues(args), user_id: args.userID }),
+  { dialect: 'sqlite' },
 )
 
 /** Saves the user's profile (creating the user if need be), stores the ticket; returns the userID. */

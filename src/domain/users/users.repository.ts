@@ -25,6 +25,9 @@ const OPTIONAL = Object.keys(OPTIONAL_COLUMNS) as OptionalColumn[]
 export const givenColumns = (profile: UserProfile): string =>
   OPTIONAL.filter((column) => profile[OPTIONAL_COLUMNS[column]] !== undefined).join(',')
 
+/** The shape of a profile that gives every optional column. */
+export const EVERY_COLUMN_GIVEN = OPTIONAL.join(',')
+
 /**
  * Creates the user of (organization, xcUserID) or updates its profile, in one atomic statement:
  * concurrent first requests for one xcUserID all end on the same row. Only the optional columns

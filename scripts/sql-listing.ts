@@ -1,0 +1,118 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely'
+import type { Dialect } from '../src/storage/database.js'
+import { type ListedQuery, preparedQueries, Slot } from '../src/storage/prepared.js'
+import type { Schema } from '../src/storage/schema.js'
+
+// The SQL of every prepared query (storage/prepared.ts), per dialect: sql/<dialect>/<module>.sql.
+// The files are checked in, so that a change to a query is reviewed as the SQL it makes.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+export const SQL_DIR = join(ROOT, 'sql')
+export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres']
+
+const HEADER = '-- Written by `npm run sql` from the prepared queries of src/: do not edit.\n'
+
+/** Kysely instances that compile queries and never connect. */
+const compilers: Record<Dialect, Kysely<Schema>> = {
+  sqlite: new Kysely<Schema>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new SqliteIntrospector(db),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+  }),
+  postgres: new Kysely<Schema>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  }),
+}
+
+/** The listing: each file's path under sql/ and its text. */
+export async function sqlListing(): Promise<Map<string, string>> {
+  await importPreparingModules()
+  const files = new Map<string, string>()
+  for (const dialect of DIALECTS) {
+    for (const query of preparedQueries()) {
+      if (query.dialect && query.dialect !== dialect) continue
+      const path = `${dialect}/${query.name.split('.')[0]}.sql`
+      files.set(path, (files.get(path) ?? HEADER) + listed(query, compilers[dialect]))
+    }
+  }
+  return files
+}
+
+/** Imports every source file that prepares queries, so that each query is registered. */
+async function importPreparingModules(): Promise<void> {
+  const src = join(ROOT, 'src')
+  for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' }).sort()) {
+    const path = join(src, file)
+    if (file.endsWith('.ts') && readFileSync(path, 'utf8').includes('prepareQuery(')) {
+      await import(pathToFileURL(path).href)
+    }
+  }
+}
+
+/** Each shape of the query: its name, what fills its placeholders, and its SQL. */
+const listed = (query: ListedQuery, db: Kysely<Schema>): string =>
+  query.shapes
+    .map((shape) => {
+      const { sql, parameters } = query.compile(db, shape)
+      const values = parameters.map((p) => (p instanceof Slot ? p.name : JSON.stringify(p)))
+      return `\n-- ${query.name}${shape ? ` (${shape})` : ''}\n-- parameters: ${values.join(', ')}\n${lines(sql)}\n`
+    })
+    .join('')
+
+/** Clauses that start a line, unless inside parentheses (other than a WITH query's). */
+const CLAUSE =
+  /^ (with|insert into|values|on conflict|set|select|from|inner join|left join|where|group by|order by|limit|returning|for update|for share)\b/
+
+/** The statement, one clause a line, so that a diff shows which clause changed. */
+function lines(sql: string): string {
+  let text = ''
+  let quote = ''
+  /** The parentheses open here: true for a WITH query's, whose clauses get lines of their own. */
+  const open: boolean[] = []
+  const atTop = () => open.every(Boolean)
+  const newline = () => `\n${'  '.repeat(open.length)}`
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql.charAt(i)
+    if (quote) {
+      quote = c === quote ? '' : quote
+    } else if (c === '"' || c === "'") {
+      quote = c
+    } else if (c === '(') {
+      open.push(text.endsWith(' as '))
+      if (open.at(-1) && atTop()) {
+        text += `(${newline()}`
+        continue
+      }
+    } else if (c === ')') {
+      if (open.pop() && atTop()) {
+        text += `${newline()})`
+        continue
+      }
+    } else if (c === ' ' && atTop() && CLAUSE.test(sql.slice(i))) {
+      text += newline()
+      continue
+    }
+    text += c
+  }
+  return text
+}
