@@ -11,9 +11,8 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely'
-import type { Dialect } from '../src/storage/database.js'
 import { type ListedQuery, preparedQueries, Slot } from '../src/storage/prepared.js'
-import type { Schema } from '../src/storage/schema.js'
+import type { Dialect, Schema } from '../src/storage/schema.js'
 
 // The SQL of every prepared query (storage/prepared.ts), per dialect: sql/<dialect>/<module>.sql.
 // The files are checked in, so that a change to a query is reviewed as the SQL it makes.

@@ -8,11 +8,9 @@ import { DATABASE_FILE, privateDatabaseFiles, privateDataDir } from './data-dir.
 import { GroupCommit } from './group-commit.js'
 import { migrations } from './migrations/index.js'
 import { withNamedStatements } from './postgres-pool.js'
-import type { Schema } from './schema.js'
+import type { Dialect, Schema } from './schema.js'
 import { withStatementCache } from './statement-cache.js'
 import { refusingInsideWork, unnested, WorkContext } from './transaction-guards.js'
-
-export type Dialect = 'sqlite' | 'postgres'
 
 /** The one handle to storage: a Kysely instance over SQLite or PostgreSQL, and which it is. */
 export interface Database {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { type Compilable, CompiledQuery, type Kysely, PostgresAdapter, type QueryCreator } from 'kysely'
-import type { Dialect } from './database.js'
-import type { Schema } from './schema.js'
+import type { Dialect, Schema } from './schema.js'
 
 // Hot-path queries are built with Kysely like any other, but built and compiled once per
 // (dialect, shape) instead of once per call: building and compiling costs about as much as

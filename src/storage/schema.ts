@@ -3,6 +3,9 @@ import type { Generated } from 'kysely'
 // Table shapes as Kysely sees them. Columns are snake_case; times are epoch milliseconds.
 // Each table is written only by the domain module that owns it.
 
+/** Which database Parley runs on. */
+export type Dialect = 'sqlite' | 'postgres'
+
 export interface OrganizationsTable {
   id: string
   name: string

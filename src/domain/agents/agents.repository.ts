@@ -1,6 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely'
-import type { Dialect } from '../../storage/database.js'
-import type { AgentAccountsTable, AgentSessionsTable, Schema } from '../../storage/schema.js'
+import type { AgentAccountsTable, AgentSessionsTable, Dialect, Schema } from '../../storage/schema.js'
 
 export const insertAgent = (db: Kysely<Schema>, row: Insertable<AgentAccountsTable>) =>
   db.insertInto('agent_accounts').values(row).execute()

@@ -1,7 +1,6 @@
 import type { Insertable, Kysely, Updateable } from 'kysely'
-import type { Dialect } from '../../storage/database.js'
 import { prepareQuery } from '../../storage/prepared.js'
-import type { CasesTable, Schema } from '../../storage/schema.js'
+import type { CasesTable, Dialect, Schema } from '../../storage/schema.js'
 import type { CaseStatus } from './case.js'
 
 export const insertCase = (db: Kysely<Schema>, row: Insertable<CasesTable>) =>

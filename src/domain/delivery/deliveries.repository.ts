@@ -1,7 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import { newID } from '../../lib/ids.js'
-import type { Dialect } from '../../storage/database.js'
-import type { DeliveriesTable, Schema } from '../../storage/schema.js'
+import type { DeliveriesTable, Dialect, Schema } from '../../storage/schema.js'
 
 export type DeliveryRow = Selectable<DeliveriesTable>
 
