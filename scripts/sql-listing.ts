@@ -46,9 +46,15 @@ const compilers: Record<Dialect, Kysely<Schema>> = {
 /** The listing: each file's path under sql/ and its text. */
 export async function sqlListing(): Promise<Map<string, string>> {
   await importPreparingModules()
+  // Only the domain modules' queries (a test may have prepared its own in this process), by name,
+  // whatever order the modules were imported in.
+  const modules = new Set(readdirSync(join(ROOT, 'src', 'domain')))
+  const queries = [...preparedQueries()]
+    .filter((query) => modules.has(query.name.split('.')[0] as string))
+    .sort((a, b) => a.name.localeCompare(b.name))
   const files = new Map<string, string>()
   for (const dialect of DIALECTS) {
-    for (const query of preparedQueries()) {
+    for (const query of queries) {
       if (query.dialect && query.dialect !== dialect) continue
       const path = `${dialect}/${query.name.split('.')[0]}.sql`
       files.set(path, (files.get(path) ?? HEADER) + listed(query, compilers[dialect]))

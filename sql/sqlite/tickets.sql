@@ -1,5 +1,10 @@
 -- Written by `npm run sql` from the prepared queries of src/: do not edit.
 
+-- tickets.insertTicketSqlite
+-- parameters: hash, organization_id, ip_address, user_agent, platform, device_id, created, expires_at, userID
+insert into "tickets" ("hash", "organization_id", "ip_address", "user_agent", "platform", "device_id", "created", "expires_at", "user_id")
+values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+
 -- tickets.upsertUserSqlite
 -- parameters: id, organizationID, xcUserID, fullName, now, now
 insert into "users" ("id", "organization_id", "xc_user_id", "full_name", "created", "updated")
@@ -15,8 +20,3 @@ values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 on conflict ("organization_id", "xc_user_id") do update
 set "full_name" = "excluded"."full_name", "updated" = "excluded"."updated", "email" = "excluded"."email", "phone" = "excluded"."phone", "username" = "excluded"."username", "photo_thumbnail_url" = "excluded"."photo_thumbnail_url", "photo_fullsize_url" = "excluded"."photo_fullsize_url", "user_role_code" = "excluded"."user_role_code"
 returning "id"
-
--- tickets.insertTicketSqlite
--- parameters: hash, organization_id, ip_address, user_agent, platform, device_id, created, expires_at, userID
-insert into "tickets" ("hash", "organization_id", "ip_address", "user_agent", "platform", "device_id", "created", "expires_at", "user_id")
-values (?, ?, ?, ?, ?, ?, ?, ?, ?)
