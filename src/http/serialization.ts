@@ -12,9 +12,10 @@ const isNull = (schema: unknown) =>
   typeof schema === 'object' && schema !== null && (schema as JSONSchema).type === 'null'
 
 /**
- * `anyOf: [X, {type: 'null'}]`, as zod writes a nullable object, becomes X with `type: [X.type, 'null']`
- * (as zod writes nullable strings and numbers already): fast-json-stringify then tells null from the
- * object by its type, where for `anyOf` it would validate the object against each branch.
+ * `anyOf: [X, {type: 'null'}]`, as zod writes a nullable object or array, becomes X with
+ * `type: [X.type, 'null']` (as zod writes nullable strings and numbers already): fast-json-stringify
+ * then tells null from X by its type, where for `anyOf` it would validate the value against each
+ * branch (slower, and failing on a field the branch does not name).
  */
 function typeListsForNull(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(typeListsForNull)
@@ -25,7 +26,7 @@ function typeListsForNull(node: unknown): unknown {
   const { anyOf, ...rest } = schema
   if (!Array.isArray(anyOf) || anyOf.length !== 2 || !anyOf.some(isNull)) return schema
   const other = anyOf.find((branch) => !isNull(branch)) as JSONSchema
-  if (typeof other.type !== 'string') return schema
+  if (other.type !== 'object' && other.type !== 'array') return schema
   return { ...rest, ...other, type: [other.type, 'null'] }
 }
 
