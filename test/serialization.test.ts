@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { caseShape } from '../src/contract/cases.js'
 import { messageShape } from '../src/contract/chat.js'
 import { auditEntryShape } from '../src/contract/organization.js'
+import { shapeOf } from '../src/contract/shape.js'
 import { toCase } from '../src/domain/cases/case.js'
 import { success, successEnvelope } from '../src/http/envelope.js'
 import { useResponseSchemas } from '../src/http/serialization.js'
@@ -137,6 +138,21 @@ describe('responses written through their schemas', () => {
       '{"status":200,"error":{"code":"","message":"","field":""},"data":{}}',
     )
   })
+})
+
+test('a response schema must be exactly its domain type (the type-check fails otherwise)', () => {
+  interface Sample {
+    id: string
+    closedTime: number | null
+  }
+  const exact = z.object({ id: z.string(), closedTime: z.number().nullable() })
+  expect(shapeOf<Sample>()(exact)).toBe(exact)
+  // @ts-expect-error a field of the type is missing
+  shapeOf<Sample>()(z.object({ id: z.string() }))
+  // @ts-expect-error a field the type does not have, even an optional one
+  shapeOf<Sample>()(exact.extend({ secret: z.string().optional() }))
+  // @ts-expect-error a field of another type
+  shapeOf<Sample>()(z.object({ id: z.string(), closedTime: z.number() }))
 })
 
 describeEachDatabase('the routes', (dialect) => {
