@@ -10,7 +10,9 @@ import { serverAPI } from './api/server/index.js'
 import { visitorAPI } from './api/visitor/index.js'
 import { WEBHOOK_PREFIX, webhookAPI, webhookFormat } from './api/webhook/index.js'
 import type { Config } from './config/config.js'
+import { httpChatbotClient } from './domain/delivery/attempt.js'
 import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
+import { repositories } from './domain/repositories.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
 import { useCORS } from './http/cors.js'
 import { useDocs } from './http/docs.js'
@@ -27,10 +29,13 @@ import { LocalPresence, Presence, RedisPresence } from './realtime/presence.js'
 import { RedisHub } from './realtime/redis-hub.js'
 import { createServices, type Services } from './services.js'
 import type { Database } from './storage/database.js'
+import { RedisConnections } from './storage/redis.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: Database
+    /** The connections to Redis, with REDIS_URL. */
+    redis: RedisConnections | undefined
     services: Services
     delivery: DeliveryWorker
   }
@@ -55,7 +60,8 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 /**
  * Builds the HTTP application without listening: the docs first (they see every route), then
- * transport rules (errors, bodies, validation, CORS), then one plugin per API family. Closing the app closes the database.
+ * transport rules (errors, bodies, validation, CORS), then one plugin per API family. Closing the app
+ * closes the database and the connections to Redis.
  */
 export async function buildApp(options: AppOptions) {
   const { config, database, masterKey, clock = systemClock, logStream } = options
@@ -69,8 +75,9 @@ export async function buildApp(options: AppOptions) {
     // Behind a load balancer: the client's address (rate limits, logs) and https (Secure cookies).
     trustProxy: config.trustProxy,
   })
-  // Without Redis, one instance: events and presence stay in the process.
-  const hub = config.redisURL ? new RedisHub(config.redisURL, app.log) : new LocalHub(app.log)
+  // Without Redis, one instance: events, presence and login counts stay in the process.
+  const redis = config.redisURL ? new RedisConnections(config.redisURL, app.log) : undefined
+  const hub = redis ? new RedisHub(redis.publisher, redis.subscriber, app.log) : new LocalHub(app.log)
   const services = createServices({
     database,
     clock,
@@ -80,7 +87,7 @@ export async function buildApp(options: AppOptions) {
     destinations: new DestinationPolicy(config.chatbotURLAllow),
   })
   const presence = new Presence(
-    config.redisURL ? new RedisPresence(config.redisURL, () => clock.now()) : new LocalPresence(),
+    redis ? new RedisPresence(redis.presence, () => clock.now()) : new LocalPresence(),
     {
       user: (organizationID, userID) => services.users.get(organizationID, userID),
       peers: (userID) => services.rooms.peersOf(userID),
@@ -89,6 +96,7 @@ export async function buildApp(options: AppOptions) {
     () => clock.now(),
   )
   app.decorate('database', database)
+  app.decorate('redis', redis)
   app.decorate('services', services)
   // Before any route, so that the document sees every one (/metrics is added next).
   await useDocs(app, config.publicURL, version)
@@ -99,7 +107,9 @@ export async function buildApp(options: AppOptions) {
       database,
       clock,
       chatbots: services.chatbots,
-      cases: services.cases,
+      cases: services.cases.chatbots,
+      repositories,
+      client: httpChatbotClient,
       log: app.log,
       meter: metrics.delivery,
     },
@@ -115,7 +125,8 @@ export async function buildApp(options: AppOptions) {
   // Before the database closes: finish (or release) what is in flight.
   app.addHook('preClose', async () => delivery.stop())
   app.addHook('onClose', async () => {
-    await Promise.all([hub.close(), presence.close()])
+    await hub.close()
+    await redis?.close()
     await database.close()
   })
 
@@ -131,7 +142,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(chatAPI)
   await app.register(visitorAPI)
   await app.register(webhookAPI)
-  await app.register(agentAPI, { redisURL: config.redisURL, clock })
+  await app.register(agentAPI, { redis: redis?.logins, clock })
   await app.register(gateway, { presence, clock, ...GATEWAY_DEFAULTS, ...options.realtime })
   await app.register(consoleApp)
   return app

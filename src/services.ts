@@ -1,11 +1,12 @@
 import { AgentSessions } from './domain/agents/agent-sessions.js'
 import { AgentsService } from './domain/agents/agents.service.js'
 import { AuditLog } from './domain/audit/audit.js'
-import { CasesService } from './domain/cases/cases.service.js'
+import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
 import { MessagesService } from './domain/messages/messages.service.js'
 import { Senders } from './domain/messages/senders.js'
 import { OrganizationsService } from './domain/organizations/organizations.service.js'
+import { type Repositories, repositories as realRepositories } from './domain/repositories.js'
 import { RoomsService } from './domain/rooms/rooms.service.js'
 import { ServerKeysService } from './domain/server-keys/server-keys.service.js'
 import { AccessTokens } from './domain/sessions/access-tokens.js'
@@ -27,7 +28,7 @@ export interface Services {
   agentSessions: AgentSessions
   topics: TopicsService
   chatbots: ChatbotsService
-  cases: CasesService
+  cases: Cases
   organizations: OrganizationsService
   serverKeys: ServerKeysService
   tickets: TicketsService
@@ -47,6 +48,8 @@ export interface Dependencies {
   hub?: Hub
   /** Where chatbot URLs may point (CHATBOT_URL_ALLOW); no private destination unless given. */
   destinations?: DestinationPolicy
+  /** The queries services run; the real ones unless given (a test may wrap them). */
+  repositories?: Repositories
 }
 
 export function createServices({
@@ -56,12 +59,20 @@ export function createServices({
   publicURL,
   hub = new LocalHub(),
   destinations,
+  repositories = realRepositories,
 }: Dependencies): Services {
   const audit = new AuditLog(database, clock)
   const organizations = new OrganizationsService(database, clock, audit)
-  const users = new UsersService(database)
-  const rooms = new RoomsService(database, clock, users, hub)
-  const messages = new MessagesService(database, clock, new Senders(database, users), rooms, hub)
+  const users = new UsersService(database, repositories)
+  const rooms = new RoomsService(database, repositories, clock, users, hub)
+  const messages = new MessagesService(
+    database,
+    repositories,
+    clock,
+    new Senders(database, repositories, users),
+    rooms,
+    hub,
+  )
   const topics = new TopicsService(database, clock, organizations, audit)
   const chatbots = new ChatbotsService(
     database,
@@ -72,9 +83,19 @@ export function createServices({
     publicURL,
     destinations,
   )
-  const cases = new CasesService({ database, clock, hub, rooms, messages, topics, chatbots, organizations })
-  chatbots.onDeactivated = (chatbotIDs) => cases.handOverFromChatbots(chatbotIDs)
-  const agentSessions = new AgentSessions(database, clock, hub)
+  const cases = createCases({
+    database,
+    clock,
+    hub,
+    repositories,
+    rooms,
+    messages,
+    topics,
+    chatbots,
+    organizations,
+  })
+  chatbots.onDeactivated = (chatbotIDs) => cases.chatbots.handOverAllOf(chatbotIDs)
+  const agentSessions = new AgentSessions(database, repositories, clock, hub)
   return {
     hub,
     audit,
@@ -85,7 +106,10 @@ export function createServices({
       topics,
       sessions: agentSessions,
       audit,
-      cases,
+      cases: {
+        assignWaiting: (agentAccountID) => cases.assignment.assignWaiting(agentAccountID),
+        handBack: (agentAccountID) => cases.agents.handBack(agentAccountID),
+      },
     }),
     agentSessions,
     topics,
@@ -93,9 +117,16 @@ export function createServices({
     cases,
     organizations,
     serverKeys: new ServerKeysService(database, clock, organizations, audit),
-    tickets: new TicketsService(database, clock),
+    tickets: new TicketsService(database, repositories, clock),
     users,
-    sessions: new SessionsService(database, clock, new AccessTokens(masterKey, clock), users, hub),
+    sessions: new SessionsService(
+      database,
+      repositories,
+      clock,
+      new AccessTokens(masterKey, clock),
+      users,
+      hub,
+    ),
     rooms,
     messages,
   }

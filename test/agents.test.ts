@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { LOGIN_ATTEMPTS_PER_MINUTE } from '../src/api/agent/index.js'
 import { useServer } from './support/app.js'
 import { openCase } from './support/cases.js'
-import { createOrganization } from './support/clients.js'
+import { createOrganization, roomHistory } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { operator } from './support/fixtures.js'
 import { runCLI } from './support/processes.js'
@@ -215,20 +215,27 @@ describeEachDatabase('agents', (dialect) => {
     const waiting = await queuedCase('served-visitor')
     const socket = await connect(server().url, waiting.visitor.accessToken)
     expect((await agent('/case/take', { id: waiting.caseID })).status).toBe(200)
-    const sent = await agent('/case/send_message', {
+    const reply = {
       id: waiting.caseID,
       localID: 'a-1',
       messageType: 'text',
       text: { body: 'Hello, I can help' },
-    })
+    }
+    const sent = await agent('/case/send_message', reply)
     expect(sent.json.data.message).toMatchObject({
       body: 'Hello, I can help',
       user: { userRole: { code: 'agent' } },
     })
+    const { messageID } = sent.json.data.message
     const heard = await socket.waitUntil(
-      (f) => f.eventName === 'chat/sendMessage' && f.data.body === 'Hello, I can help',
+      (f) => f.eventName === 'chat/sendMessage' && f.data.messageID === messageID,
     )
     expect(heard.data.user.userID).toMatch(/^agent:\d+$/)
+    // A retry is answered with the same message, heard again, and the room holds it once.
+    expect((await agent('/case/send_message', reply)).json.data.message.messageID).toBe(messageID)
+    await socket.waitUntil((f) => f !== heard && f.data?.messageID === messageID)
+    const history = await roomHistory(waiting.visitor, waiting.roomID)
+    expect(history.filter((m) => m.localID === 'a-1').map((m) => m.messageID)).toEqual([messageID])
 
     expect((await agent('/case/close', { id: waiting.caseID })).json.data.case).toMatchObject({
       status: 'closed',

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 import { type CaseStatus, canMove, TRANSITIONS } from '../src/domain/cases/case.js'
 import type { ChatbotDetails } from '../src/domain/chatbots/chatbots.service.js'
+import type { Message } from '../src/domain/messages/message.js'
 import { useServer } from './support/app.js'
 import { openCase, roomMessages, webhook } from './support/cases.js'
-import { createOrganization, recordEvents } from './support/clients.js'
+import { createOrganization, recordEvents, roomHistory } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { operator } from './support/fixtures.js'
 import { runCLIJSON } from './support/processes.js'
@@ -98,6 +99,8 @@ describeEachDatabase('cases and the visitor API', (dialect) => {
 
   test('one open case per visitor: a second is 40901, also when ten are sent at once', async () => {
     const visitor = await org.signIn('eager-visitor')
+    // On PostgreSQL the ten run at once, each on its own connection: only the lock on the visitor
+    // keeps them from each counting no open case and opening one. SQLite has one writer.
     const replies = await Promise.all(
       Array.from({ length: 10 }, (_, i) => visitor.call(`${V}/case/create`, { message: `try ${i}` })),
     )
@@ -138,13 +141,25 @@ describeEachDatabase('cases and the visitor API', (dialect) => {
       body: 'my receipt',
       data: { url: 'https://cdn.example.com/receipt.png' },
     })
+    // A retry is answered with the same message and announced again, and adds nothing to the room.
+    const historyIDs = async () => (await roomHistory(owner, opened.roomID)).map((m) => m.messageID)
+    const before = await historyIDs()
+    const events = recordEvents(server())
     const again = await owner.call(`${V}/case/send_message`, {
       id: opened.caseID,
       localID: 'pic-1',
       messageType: 'image',
       image: { url: 'https://cdn.example.com/receipt.png', caption: 'my receipt' },
     })
-    expect(again.json.data.message.messageID).toBe(sent.json.data.message.messageID)
+    events.stop()
+    const messageID = sent.json.data.message.messageID
+    expect(again.json.data.message.messageID).toBe(messageID)
+    expect(
+      events.named('chat/sendMessage').map((e) => [(e.event.data as Message).messageID, e.userIDs]),
+    ).toEqual([[messageID, [owner.userID]]])
+    expect(await historyIDs()).toEqual(before)
+    const pictures = (await roomHistory(owner, opened.roomID)).filter((m) => m.localID === 'pic-1')
+    expect(pictures.map((m) => m.messageID)).toEqual([messageID])
     expect(await deliveriesOf(opened.caseID)).toHaveLength(2) // the first message and the picture, once
     const bad = await owner.call(`${V}/case/send_message`, {
       id: opened.caseID,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 import { useServer } from './support/app.js'
-import { createOrganization, recordEvents, type TestClient } from './support/clients.js'
+import { createOrganization, recordEvents, roomHistory, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 
 const SEND = '/v1/chat/message/send'
@@ -268,9 +268,18 @@ describeEachDatabase('chat API', (dialect) => {
         .where('local_id', '=', 'same-local-id')
         .execute()
       expect(rows).toHaveLength(1)
+      // The room holds it once, for both participants.
+      const roomID = replies[0]?.json.data.message.roomID
+      const historyIDs = async (reader: TestClient) =>
+        (await roomHistory(reader, roomID)).map((m) => m.messageID)
+      const history = await roomHistory(bob, roomID)
+      const sameLocalID = history.filter((m) => m.localID === 'same-local-id')
+      expect(sameLocalID.map((m) => m.messageID)).toEqual([rows[0]?.id])
+      const before = history.map((m) => m.messageID)
+      expect(await historyIDs(alice)).toEqual(before)
       // The losers' transactions stored nothing, and took nothing from the room's last message.
       const entry = (await bob.call(ROOM_LIST)).json.data.rooms.find(
-        (r: { room: { roomID: string } }) => r.room.roomID === replies[0]?.json.data.message.roomID,
+        (r: { room: { roomID: string } }) => r.room.roomID === roomID,
       )
       expect(entry.lastMessage?.messageID).toBe(rows[0]?.id)
       // Every send announces (one may be a retry whose first announcement died with an
@@ -280,9 +289,13 @@ describeEachDatabase('chat API', (dialect) => {
       expect(new Set(announced.map((e) => (e.event.data as { messageID: string }).messageID))).toEqual(
         messageIDs,
       )
-      // A later retry is answered from storage and announced again.
+      // A later retry is answered from storage, announced again to the room, and adds nothing to it.
       expect((await alice.call(SEND, body)).json.data.message.messageID).toBe(rows[0]?.id)
-      expect(events.named('chat/sendMessage')).toHaveLength(21)
+      const retried = events.named('chat/sendMessage').slice(20)
+      expect(retried.map((e) => [(e.event.data as { messageID: string }).messageID, e.userIDs])).toEqual([
+        [rows[0]?.id, expect.arrayContaining([alice.userID, bob.userID])],
+      ])
+      expect(await historyIDs(bob)).toEqual(before)
       events.stop()
     })
   })

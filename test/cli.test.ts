@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { KEY_CACHE_MS } from '../src/domain/server-keys/server-keys.service.js'
 import { startServer, stopServer, type TestServer } from './support/app.js'
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
-import { validTicketRequest } from './support/fixtures.js'
+import { operator, validTicketRequest } from './support/fixtures.js'
 import { runCLI, runCLIJSON } from './support/processes.js'
 import { connect } from './support/sockets.js'
 
@@ -195,7 +195,7 @@ describeEachDatabase('admin CLI', (dialect) => {
     await cliJSON('chatbot', 'rotate-secret', '--id', second.chatbotID)
     await cliJSON('chatbot', 'deactivate', '--id', second.chatbotID)
     const agent = await createAgentWithCLI(org, 'audited@example.com', 'agent')
-    const entries = await server.app.services.audit.list(org, 100)
+    const entries = await server.app.services.audit.list(operator, org, 100)
     expect(entries.map((e) => e.action).reverse()).toEqual([
       'organization.create',
       'server_key.create',
@@ -260,7 +260,7 @@ describeEachDatabase('admin CLI', (dialect) => {
     expect(set.stdout).not.toContain('passphrase')
     expect((await login('ann@staff.example', 'first passphrase')).status).toBe(401)
     expect((await login('ann@staff.example', 'second passphrase')).status).toBe(200)
-    const actions = (await server.app.services.audit.list(org, 100)).map((e) => e.action)
+    const actions = (await server.app.services.audit.list(operator, org, 100)).map((e) => e.action)
     expect(actions).toEqual(
       expect.arrayContaining(['agent.deactivate', 'agent.reactivate', 'agent.set_password']),
     )

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { retryDelay } from '../src/domain/delivery/schedule.js'
-import { send, useServer } from './support/app.js'
+import { send, type TestServer, useServer } from './support/app.js'
 import { startBot } from './support/bot-server.js'
 import { openCase, roomMessages } from './support/cases.js'
 import { createOrganization, type TestClient } from './support/clients.js'
@@ -25,9 +25,9 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
   })
 
   /** A fresh organization whose chatbot is the stand-in, and a visitor with an open case. */
-  async function setup() {
-    const org = await createOrganization(server(), `Org ${++visitorCount}`)
-    const chatbot = await server().app.services.chatbots.create(operator, org.organizationID, {
+  async function setup(on: TestServer = server()) {
+    const org = await createOrganization(on, `Org ${++visitorCount}`)
+    const chatbot = await on.app.services.chatbots.create(operator, org.organizationID, {
       name: 'Bot',
       url: bot.url,
     })
@@ -99,13 +99,43 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
     void visitor
   })
 
-  test('/metrics counts deliveries', async () => {
-    const metrics = (await send(`${server().url}/metrics`, { method: 'GET' })).text
-    for (const name of ['sent', 'retried', 'failed', 'handovers']) {
-      expect(metrics).toMatch(new RegExp(`^parley_deliveries_${name}_total \\d+`, 'm'))
+  describe('/metrics', () => {
+    // A server of its own: its counters start at zero, whatever the other tests delivered.
+    const counted = useServer(dialect, {}, { delivery: { jitter: () => 0 } })
+    const metrics = async () => {
+      const text = (await send(`${counted().url}/metrics`, { method: 'GET' })).text
+      const value = (name: string) =>
+        Number(text.match(new RegExp(`^parley_deliveries_${name} (\\S+)$`, 'm'))?.[1])
+      return {
+        sent: value('sent_total'),
+        retried: value('retried_total'),
+        failed: value('failed_total'),
+        handovers: value('handovers_total'),
+        lag: value('lag_seconds'),
+      }
     }
-    expect(metrics).toMatch(/^parley_deliveries_sent_total [1-9]\d*$/m)
-    expect(metrics).toMatch(/^parley_deliveries_lag_seconds \d/m)
+
+    test('counts deliveries sent, retried and failed, handovers, and the lag of the oldest due', async () => {
+      const { clock } = counted()
+      const drainCounted = () => counted().app.delivery.drain()
+      await setup(counted())
+      expect(await metrics()).toEqual({ sent: 0, retried: 0, failed: 0, handovers: 0, lag: 0 })
+
+      clock.advance(5000)
+      answer = () => 503
+      await drainCounted() // the first message has waited 5 s; its attempt is retried in 1 s
+      expect(await metrics()).toEqual({ sent: 0, retried: 1, failed: 0, handovers: 0, lag: 5 })
+
+      clock.advance(1000)
+      answer = () => 200
+      await drainCounted()
+      expect(await metrics()).toEqual({ sent: 1, retried: 1, failed: 0, handovers: 0, lag: 0 })
+
+      await setup(counted())
+      answer = () => 404 // failed for good: the case goes to agents
+      await drainCounted()
+      expect(await metrics()).toEqual({ sent: 1, retried: 1, failed: 1, handovers: 1, lag: 0 })
+    })
   })
 
   test('retries follow the schedule with one webhook-id; later messages of the case wait their turn', async () => {
@@ -231,10 +261,10 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
     await drain()
     const mine = new Set(cases.map(({ opened }) => opened.caseID))
     // The first of these cases the sweep reaches fails (as a storage hiccup would); the rest must go on.
-    const service = server().app.services.cases
-    const handOver = service.handOverUnresponsive.bind(service)
+    const service = server().app.services.cases.chatbots
+    const handOver = service.handOver.bind(service)
     let failed: string | undefined
-    service.handOverUnresponsive = async (caseID, reason) => {
+    service.handOver = async (caseID, reason) => {
       if (!failed && mine.has(caseID)) {
         failed = caseID
         throw new Error('this one cannot be handed over now')
@@ -245,7 +275,7 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
       server().clock.advance(60_000)
       await drain()
     } finally {
-      service.handOverUnresponsive = handOver
+      service.handOver = handOver
     }
     const statuses = await Promise.all([...mine].map(async (id) => [id, await caseStatus(id)]))
     expect(statuses.filter(([id]) => id !== failed).map(([, status]) => status)).toEqual(['queued', 'queued'])

@@ -9,6 +9,14 @@ import { connect, refusedUpgrade, type TestSocket } from './support/sockets.js'
 const SEND = '/v1/chat/message/send'
 const personalRoomID = (a: string, b: string) => (BigInt(a) < BigInt(b) ? `${a}-${b}` : `${b}-${a}`)
 
+interface ChatFrame {
+  eventName: string
+  id?: string
+  data: { body: string; messageID: string }
+}
+const messagesIn = (frames: ChatFrame[]) => frames.filter((f) => f.eventName === 'chat/sendMessage')
+const bodies = (frames: ChatFrame[]) => messagesIn(frames).map((f) => f.data.body)
+
 describeEachDatabase('/connect WebSocket', (dialect) => {
   // Pings every 100 ms, so a dead client is found within a test.
   const server = useServer(dialect, {}, { realtime: { pingIntervalMs: 100 } })
@@ -54,19 +62,15 @@ describeEachDatabase('/connect WebSocket', (dialect) => {
 
   describe('messages', () => {
     test('reach every device of every participant exactly once and in order', async () => {
-      const [alicePhone, aliceLaptop, bobPhone, bobLaptop] = await Promise.all([
+      const [alicePhone, aliceLaptop, bobPhone, bobLaptop, aliceTablet] = await Promise.all([
         org.signIn('alice'),
         org.signIn('alice'),
         org.signIn('bob'),
         org.signIn('bob'),
+        org.signIn('alice'), // no socket: sends the closing marker
       ])
       const sockets = await Promise.all([alicePhone, aliceLaptop, bobPhone, bobLaptop].map((c) => open(c)))
-      const [phoneSocket, laptopSocket, bobSocket1, bobSocket2] = sockets as [
-        TestSocket,
-        TestSocket,
-        TestSocket,
-        TestSocket,
-      ]
+      const laptopSocket = sockets[1] as TestSocket
       const roomID = personalRoomID(alicePhone.userID, bobPhone.userID)
 
       // 20 over HTTP from Alice's phone, then 5 over her laptop's socket.
@@ -79,6 +83,7 @@ describeEachDatabase('/connect WebSocket', (dialect) => {
         })
         expect(reply.status).toBe(200)
       }
+      const requestIDs = ['req-20', 'req-21', 'req-22', 'req-23', 'req-24']
       for (let i = 20; i < 25; i++) {
         laptopSocket.send({
           eventName: 'chat/sendMessage',
@@ -86,21 +91,33 @@ describeEachDatabase('/connect WebSocket', (dialect) => {
           data: { roomID, localID: `ws-${i}`, type: 1001, body: `m${i}` },
         })
       }
+      // Every send has been answered, so each of the 25 has been announced. A marker sent now is
+      // announced after them, and a socket's frames arrive in order: once a socket has the
+      // marker, everything announced before it, duplicates included, has arrived too.
+      await Promise.all(requestIDs.map((id) => laptopSocket.waitUntil((f) => f.id === id)))
+      const marker = await aliceTablet.call(SEND, { roomID, localID: 'end', type: 1001, body: 'end' })
+      expect(marker.status).toBe(200)
+      const [phone, laptop, bob1, bob2] = (await Promise.all(
+        sockets.map((s) =>
+          s.framesThrough((f) => f.eventName === 'chat/sendMessage' && f.data.body === 'end'),
+        ),
+      )) as [ChatFrame[], ChatFrame[], ChatFrame[], ChatFrame[]]
 
-      const bodies = (frames: { data: { body: string } }[]) => frames.map((f) => f.data.body)
-      const all = Array.from({ length: 25 }, (_, i) => `m${i}`)
-      expect(bodies(await bobSocket1.waitFor('chat/sendMessage', 25))).toEqual(all)
-      expect(bodies(await bobSocket2.waitFor('chat/sendMessage', 25))).toEqual(all)
+      const all = Array.from({ length: 25 }, (_, i) => `m${i}`).concat('end')
+      expect(bodies(bob1)).toEqual(all)
+      expect(bodies(bob2)).toEqual(all)
       // Each of Alice's devices has every message once: as an event, or as the answer to its own send.
-      expect(bodies(await laptopSocket.waitFor('chat/sendMessage', 25))).toEqual(all)
-      expect(bodies(await phoneSocket.waitFor('chat/sendMessage', 5))).toEqual(all.slice(20))
-      const answers = laptopSocket.frames.filter((f) => f.id !== undefined)
-      expect(answers.map((f) => f.id)).toEqual(['req-20', 'req-21', 'req-22', 'req-23', 'req-24'])
-      expect(answers[0].data).toMatchObject({ localID: 'ws-20', roomID, user: { userID: alicePhone.userID } })
-
-      // Nothing more arrives: each frame was delivered once.
-      const check = await bobSocket1.waitFor('chat/sendMessage', 25)
-      expect(new Set(check.map((f: { data: { messageID: string } }) => f.data.messageID)).size).toBe(25)
+      expect(bodies(laptop)).toEqual(all)
+      expect(bodies(phone)).toEqual(all.slice(20))
+      const answers = laptop.filter((f) => f.id !== undefined)
+      expect(answers.map((f) => f.id)).toEqual(requestIDs)
+      expect(answers[0]?.data).toMatchObject({
+        localID: 'ws-20',
+        roomID,
+        user: { userID: alicePhone.userID },
+      })
+      // 26 messages, 26 IDs: none was announced twice under another ID either.
+      expect(new Set(messagesIn(bob1).map((f) => f.data.messageID)).size).toBe(26)
       await Promise.all(sockets.map((s) => s.close()))
     })
 

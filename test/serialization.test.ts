@@ -14,6 +14,7 @@ import { useServer } from './support/app.js'
 import { openCase } from './support/cases.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
+import { operator } from './support/fixtures.js'
 
 // Responses are written by the serialisers Fastify compiles from their schemas: for any value of a
 // schema's type they must write exactly what JSON.stringify wrote before (any text, nulls, records
@@ -222,15 +223,15 @@ describeEachDatabase('the routes', (dialect) => {
     await admin.call('/admin/topic/create', { name: 'Billing' })
     const organizationID = org.organizationID
     await answers(admin.call('/admin/server_key/list'), {
-      serverKeys: await services.serverKeys.list(organizationID),
+      serverKeys: await services.serverKeys.list(operator, organizationID),
     })
     await answers(admin.call('/admin/chatbot/list'), {
-      chatbots: await services.chatbots.list(organizationID),
+      chatbots: await services.chatbots.list(operator, organizationID),
     })
     await answers(admin.call('/admin/topic/list'), { topics: await services.topics.list(organizationID) })
     await answers(admin.call('/admin/agent/list'), { agents: await services.agents.list(organizationID) })
     await answers(admin.call('/admin/audit_log/list', { limit: 100 }), {
-      entries: await services.audit.list(organizationID, 100),
+      entries: await services.audit.list(operator, organizationID, 100),
     })
     // Reading the secret is audited: the details are compared before the audit log is read again.
     const details = (await admin.call('/admin/chatbot/get', { chatbotID })).text

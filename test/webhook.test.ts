@@ -1,9 +1,10 @@
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { ChatbotDetails } from '../src/domain/chatbots/chatbots.service.js'
+import type { Message } from '../src/domain/messages/message.js'
 import { useServer } from './support/app.js'
 import { openCase, roomMessages, webhook } from './support/cases.js'
-import { createOrganization, type TestClient } from './support/clients.js'
+import { createOrganization, recordEvents, roomHistory, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { operator } from './support/fixtures.js'
 
@@ -178,7 +179,7 @@ describeEachDatabase('chatbot webhook', (dialect) => {
     expect(status).toMatchObject({ status: 'closed', closedBy: 'chatbot', isClosed: true })
   })
 
-  test('a retried messages event adds nothing; the same localID in another case is new', async () => {
+  test('a retried messages event adds nothing to the room and is announced again; the same localID in another case is new', async () => {
     const first = await freshCase()
     const event = (caseID: string) => ({
       caseID,
@@ -188,15 +189,38 @@ describeEachDatabase('chatbot webhook', (dialect) => {
         { type: 'text', text: { body: 'two' }, localID: 'bot-2' },
       ],
     })
+    /** The room's messages from the chatbot with the event's localIDs, as the visitor reads them. */
+    const botMessages = async (roomID: string) =>
+      (await roomHistory(visitor, roomID))
+        .filter((m) => ['bot-1', 'bot-2'].includes(m.localID))
+        .map((m) => ({ localID: m.localID, body: m.body, messageID: m.messageID }))
     await expectText(call(event(first.caseID), key()), 200, 'ok')
-    const before = await roomMessages(server(), first.roomID)
+    const stored = await botMessages(first.roomID)
+    expect(stored.map((m) => [m.localID, m.body])).toEqual([
+      ['bot-1', 'one'],
+      ['bot-2', 'two'],
+    ])
+    const before = (await roomHistory(visitor, first.roomID)).map((m) => m.messageID)
+
+    // The retry stores nothing, and announces the stored messages again to the visitor.
+    const events = recordEvents(server())
     await expectText(call(event(first.caseID), key()), 200, 'ok')
-    expect(await roomMessages(server(), first.roomID)).toEqual(before)
+    events.stop()
+    expect((await roomHistory(visitor, first.roomID)).map((m) => m.messageID)).toEqual(before)
+    expect(await botMessages(first.roomID)).toEqual(stored)
+    const announced = events.named('chat/sendMessage')
+    expect(announced.map((e) => [(e.event.data as Message).messageID, e.userIDs])).toEqual(
+      stored.map((m) => [m.messageID, [visitor.userID]]),
+    )
 
     const second = await freshCase()
     await expectText(call(event(second.caseID), key()), 200, 'ok')
-    const bodies = (await roomMessages(server(), second.roomID)).map((m) => m.body)
-    expect(bodies.slice(-2)).toEqual(['one', 'two'])
+    const inSecond = await botMessages(second.roomID)
+    expect(inSecond.map((m) => [m.localID, m.body])).toEqual([
+      ['bot-1', 'one'],
+      ['bot-2', 'two'],
+    ])
+    expect(inSecond.map((m) => m.messageID)).not.toContain(stored[0]?.messageID)
   })
 
   test('409s: messages on a handed-over case, anything but close on a closed case', async () => {

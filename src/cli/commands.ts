@@ -42,7 +42,9 @@ export const commands: Record<string, Command> = {
     usage: 'server-key list --org ORGANIZATION_ID',
     summary: "Lists an organization's server keys (never their secrets).",
     options: ['org'],
-    run: async ({ services }, o) => ({ serverKeys: await services.serverKeys.list(o.org as string) }),
+    run: async ({ services, actor }, o) => ({
+      serverKeys: await services.serverKeys.list(actor, o.org as string),
+    }),
   },
   'server-key revoke': {
     usage: 'server-key revoke --id SERVER_KEY_ID',

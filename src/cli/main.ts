@@ -6,8 +6,6 @@ import type { Actor } from '../domain/audit/actor.js'
 import { isAppError } from '../errors/app-error.js'
 import { systemClock } from '../lib/clock.js'
 import { DestinationPolicy } from '../lib/destinations.js'
-import { createServices } from '../services.js'
-import { migrate, openDatabase } from '../storage/database.js'
 import { type Command, commands } from './commands.js'
 
 // The admin CLI: `npm run --silent parley -- <command> [--json]`. It works on the same
@@ -130,6 +128,11 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   const config = loadConfig()
+  // Loaded only now: help and usage errors answer without loading the domain and the drivers.
+  const [{ createServices }, { migrate, openDatabase }] = await Promise.all([
+    import('../services.js'),
+    import('../storage/database.js'),
+  ])
   const database = openDatabase(config)
   try {
     await migrate(database)

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client'
-import type { DeliveryMeter } from '../domain/delivery/delivery.worker.js'
 import { SECURITY } from './docs.js'
 import { plainText } from './envelope.js'
 
-/** Prometheus metrics at GET /metrics: the process's defaults and the delivery outbox's. */
-export function useMetrics(app: FastifyInstance): { delivery: DeliveryMeter } {
+/**
+ * Prometheus metrics at GET /metrics: the process's defaults and the delivery outbox's (the
+ * meter returned here is what the delivery worker counts with: its DeliveryMeter).
+ */
+export function useMetrics(app: FastifyInstance) {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'parley_' })
   const counter = (name: string, help: string) => new Counter({ name, help, registers: [registry] })
@@ -34,7 +36,7 @@ export function useMetrics(app: FastifyInstance): { delivery: DeliveryMeter } {
       retried: () => retried.inc(),
       failed: () => failed.inc(),
       handedOver: () => abandoned.inc(),
-      lag: (seconds) => lag.set(seconds),
+      lag: (seconds: number) => lag.set(seconds),
     },
   }
 }

@@ -4,6 +4,9 @@ import { randomInt } from 'node:crypto'
 // from numeric userIDs): 41 bits of milliseconds since EPOCH, 10 bits naming this process, 12 bits
 // of sequence. The process bits are random, so instances need no coordination; primary keys catch
 // the (negligible) collision of two processes drawing the same bits in the same millisecond.
+// The time bits come from the wall clock, not from the injected Clock, on purpose: they only order
+// and separate IDs, and must keep increasing whatever a test's clock does; every time that means
+// something (created, updated, expiries) comes from the Clock.
 const EPOCH = 1_704_067_200_000n // 2024-01-01T00:00:00Z
 const SEQUENCE_BITS = 12n
 const PROCESS_BITS = 10n

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 
 /** One open socket of a user, as presence knows it. */
 export interface PresenceSocket {
@@ -23,7 +23,6 @@ export interface PresenceStore {
    * have none left. Each such user is answered to one caller only.
    */
   expire(): Promise<{ userID: string; organizationID: string }[]>
-  close(): Promise<void>
 }
 
 export class LocalPresence implements PresenceStore {
@@ -49,8 +48,6 @@ export class LocalPresence implements PresenceStore {
   async expire(): Promise<{ userID: string; organizationID: string }[]> {
     return []
   }
-
-  async close(): Promise<void> {}
 }
 
 /** How long a socket counts without a refresh (instances refresh on every ping round). */
@@ -90,16 +87,12 @@ for _, entry in ipairs(lapsed) do
 end
 return offline`
 
+/** Presence across instances, on a connection the app opens and closes (storage/redis.ts). */
 export class RedisPresence implements PresenceStore {
-  private readonly redis: Redis
-
   constructor(
-    url: string,
+    private readonly redis: Redis,
     private readonly now: () => number,
-  ) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 3 })
-    this.redis.on('error', () => {}) // reported by the hub's clients; presence degrades gracefully
-  }
+  ) {}
 
   async add(socket: PresenceSocket): Promise<boolean> {
     const now = this.now()
@@ -132,10 +125,6 @@ export class RedisPresence implements PresenceStore {
       const [userID = '', organizationID = ''] = entry.split(' ')
       return { userID, organizationID }
     })
-  }
-
-  async close(): Promise<void> {
-    this.redis.disconnect()
   }
 }
 
@@ -171,10 +160,6 @@ export class Presence {
   async refresh(sockets: PresenceSocket[]): Promise<void> {
     await this.store.refresh(sockets)
     for (const user of await this.store.expire()) await this.announce(user, false)
-  }
-
-  close(): Promise<void> {
-    return this.store.close()
   }
 
   private async announce(

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { randomToken } from '../lib/secrets.js'
 import { type Audience, type Hub, type Listener, LocalHub, type RealtimeEvent } from './hub.js'
 
@@ -45,8 +45,6 @@ function parseEnvelope(raw: string): Envelope | undefined {
 export class RedisHub implements Hub {
   private readonly local: LocalHub
   private readonly origin = randomToken(9)
-  private readonly publisher: Redis
-  private readonly subscriber: Redis
   private readonly lossListeners = new Set<() => void>()
   /** The last number heard from each other instance since this subscription began. */
   private readonly heard = new Map<string, number>()
@@ -54,41 +52,41 @@ export class RedisHub implements Hub {
   private seq = 0
   private subscribed = false
 
+  /** Takes its two connections (storage/redis.ts); the app opens and closes them. */
   constructor(
-    url: string,
+    private readonly publisher: Redis,
+    private readonly subscriber: Redis,
     private readonly log: FastifyBaseLogger,
   ) {
     this.local = new LocalHub(log)
-    const options = {
-      maxRetriesPerRequest: null,
-      retryStrategy: (attempt: number) => Math.min(attempt * 100, 2000),
-    }
-    this.publisher = new Redis(url, options)
-    this.subscriber = new Redis(url, { ...options, autoResubscribe: false })
-    for (const client of [this.publisher, this.subscriber]) {
-      client.on('error', (error: Error) => log.warn({ err: error }, 'redis hub: connection problem'))
-    }
-    this.subscriber.on('message', (_channel: string, raw: string) => this.receive(raw))
+    this.subscriber.on('message', this.onMessage)
     // Subscribe on every (re)connection ourselves, so readiness means "subscribed", not just "connected".
-    this.subscriber.on('ready', () => {
-      this.subscriber
-        .subscribe(CHANNEL)
-        .then(() => {
-          this.subscribed = true
-        })
-        .catch((error: Error) => log.error({ err: error }, 'redis hub: subscribe failed'))
-    })
-    this.subscriber.on('close', () => {
-      if (!this.subscribed) return
-      this.subscribed = false
-      this.heard.clear()
-      log.warn('redis hub: subscription lost; open sockets must resync')
-      this.lost()
-    })
+    this.subscriber.on('ready', this.subscribeToChannel)
+    this.subscriber.on('close', this.onClose)
+    if (this.subscriber.status === 'ready') this.subscribeToChannel()
     this.heartbeat = setInterval(() => {
       if (this.publisher.status === 'ready') this.send({ origin: this.origin, seq: this.seq })
     }, HEARTBEAT_MS)
     this.heartbeat.unref()
+  }
+
+  private readonly onMessage = (_channel: string, raw: string) => this.receive(raw)
+
+  private readonly subscribeToChannel = () => {
+    this.subscriber
+      .subscribe(CHANNEL)
+      .then(() => {
+        this.subscribed = true
+      })
+      .catch((error: Error) => this.log.error({ err: error }, 'redis hub: subscribe failed'))
+  }
+
+  private readonly onClose = () => {
+    if (!this.subscribed) return
+    this.subscribed = false
+    this.heard.clear()
+    this.log.warn('redis hub: subscription lost; open sockets must resync')
+    this.lost()
   }
 
   publish(audience: Audience, event: RealtimeEvent): void {
@@ -114,12 +112,14 @@ export class RedisHub implements Hub {
     }
   }
 
+  /** Stops listening; the connections stay open until the app closes them (a loss then is no news). */
   async close(): Promise<void> {
     clearInterval(this.heartbeat)
     this.lossListeners.clear()
+    this.subscriber.off('message', this.onMessage)
+    this.subscriber.off('ready', this.subscribeToChannel)
+    this.subscriber.off('close', this.onClose)
     await this.local.close()
-    this.publisher.disconnect()
-    this.subscriber.disconnect()
   }
 
   private send(envelope: Envelope): void {

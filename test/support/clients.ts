@@ -39,6 +39,18 @@ export async function signIn(server: TestServer, serverKey: string, xcUserID: st
   }
 }
 
+/** Every message of a room as `client` reads it through the chat API, oldest first. */
+export async function roomHistory(client: TestClient, roomID: string) {
+  // biome-ignore lint/suspicious/noExplicitAny: messages are asserted field by field
+  const messages: any[] = []
+  for (let minCreated = 0; ; minCreated = messages.at(-1).created) {
+    const reply = await client.call('/v1/chat/message/list_by_room/after', { roomID, minCreated, limit: 100 })
+    if (reply.status !== 200) throw new Error(`list_by_room/after: ${reply.text}`)
+    messages.push(...reply.json.data.messages)
+    if (!reply.json.data.hasMore) return messages
+  }
+}
+
 /** An organization with a server key, and a way to sign its users in. */
 export async function createOrganization(server: TestServer, name = 'Acme') {
   const key = await createOrganizationWithKey(server.app.services, name)

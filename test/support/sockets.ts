@@ -11,6 +11,12 @@ export interface TestSocket {
   /** Resolves with the first frame (received so far or later) that satisfies `predicate`. */
   // biome-ignore lint/suspicious/noExplicitAny: frames are asserted field by field
   waitUntil(predicate: (frame: any) => boolean, timeoutMs?: number): Promise<any>
+  /**
+   * Resolves with every frame received up to and including the first that satisfies `predicate`:
+   * all a socket got before a marker, duplicates included.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: frames are asserted field by field
+  framesThrough(predicate: (frame: any) => boolean, timeoutMs?: number): Promise<any[]>
   send(frame: unknown): void
   closed: Promise<{ code: number; reason: string }>
   close(): Promise<void>
@@ -80,6 +86,15 @@ export function connect(
       ),
     waitUntil: (predicate, timeoutMs = 5000) =>
       until(() => frames.find(predicate), 'a matching frame', timeoutMs),
+    framesThrough: (predicate, timeoutMs = 5000) =>
+      until(
+        () => {
+          const index = frames.findIndex(predicate)
+          return index === -1 ? undefined : frames.slice(0, index + 1)
+        },
+        'a matching frame',
+        timeoutMs,
+      ),
     send: (frame) => socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
     closed,
     close: async () => {

@@ -9,8 +9,7 @@ import {
   serverKeyShape,
   topicShape,
 } from '../../contract/organization.js'
-import { agentActor } from '../../domain/audit/actor.js'
-import { AppError } from '../../errors/app-error.js'
+import { agentActor, requireAdmin } from '../../domain/audit/actor.js'
 import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import {
   optionalInteger,
@@ -59,13 +58,13 @@ const auditRequest = params({ limit: optionalInteger({ min: 1, max: 500, fallbac
 
 /**
  * The admin API (DESIGN §10): an organization's server keys, chatbots, topics and agents, for its
- * admins only. The services enforce who may change what and write the audit log; these routes
- * parse the request and shape the answer.
+ * admins only. The services enforce who may change or read what and write the audit log, whoever
+ * calls them (these routes, the CLI); the routes parse the request and shape the answer.
  */
 export async function adminAPI(fastify: FastifyInstance): Promise<void> {
-  fastify.addHook('preHandler', async (request) => {
-    if (request.agent.role !== 'admin') throw new AppError('forbidden', 'admins only')
-  })
+  // Every route here is for admins. The services refuse anyone else as well, but the topic and
+  // agent lists are organization reads (get_team, the visitor API) with no rule of their own.
+  fastify.addHook('preHandler', async (request) => requireAdmin(agentActor(request.agent)))
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { serverKeys, chatbots, topics, agents, audit } = app.services
   const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
@@ -90,7 +89,7 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
   app.post(
     `${PREFIX}/server_key/list`,
     describe('Server keys (never their secrets)', nothing, z.object({ serverKeys: z.array(serverKeyShape) })),
-    async (r) => success({ serverKeys: await serverKeys.list(org(r)) }),
+    async (r) => success({ serverKeys: await serverKeys.list(admin(r), org(r)) }),
   )
   app.post(
     `${PREFIX}/server_key/revoke`,
@@ -109,7 +108,7 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
   app.post(
     `${PREFIX}/chatbot/list`,
     describe('Chatbots', nothing, z.object({ chatbots: z.array(chatbotShape) })),
-    async (r) => success({ chatbots: await chatbots.list(org(r)) }),
+    async (r) => success({ chatbots: await chatbots.list(admin(r), org(r)) }),
   )
   app.post(
     `${PREFIX}/chatbot/get`,
@@ -189,6 +188,6 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
   app.post(
     `${PREFIX}/audit_log/list`,
     describe('Changes, newest first', auditRequest, z.object({ entries: z.array(auditEntryShape) })),
-    async (r) => success({ entries: await audit.list(org(r), r.body.limit) }),
+    async (r) => success({ entries: await audit.list(admin(r), org(r), r.body.limit) }),
   )
 }

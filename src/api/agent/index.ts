@@ -1,13 +1,13 @@
 import cookie from '@fastify/cookie'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { z } from 'zod'
 import { agentShape } from '../../contract/agents.js'
 import { caseMessage, caseRequest, caseShape } from '../../contract/cases.js'
 import { messageShape } from '../../contract/chat.js'
 import { topicShape } from '../../contract/organization.js'
-import type { AgentIdentity } from '../../domain/agents/agent-sessions.js'
+import type { AgentSession } from '../../domain/agents/agent-sessions.js'
 import { caseContent } from '../../domain/cases/case.js'
 import { AppError } from '../../errors/app-error.js'
 import { AGENT_COOKIE, readBearer } from '../../http/credentials.js'
@@ -30,7 +30,7 @@ import { AddressLoginLimit, MemoryCounter, RedisCounter } from './login-limit.js
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set on agent routes: the signed-in agent. */
-    agent: AgentIdentity
+    agent: AgentSession
     /** Set on agent routes: the session's CSRF token, derived from the token presented. */
     agentCSRFToken: string
   }
@@ -108,12 +108,11 @@ const errors = {
  */
 export async function agentAPI(
   fastify: FastifyInstance,
-  options: { redisURL: string | undefined; clock: Clock },
+  options: { redis: Redis | undefined; clock: Clock },
 ): Promise<void> {
   await fastify.register(cookie)
   // With Redis, login attempts are counted across instances.
-  const redis = options.redisURL ? new Redis(options.redisURL, { maxRetriesPerRequest: 1 }) : undefined
-  if (redis) fastify.addHook('onClose', async () => redis.disconnect())
+  const { redis } = options
   // Counted before the handler but after parsing, so the key can name the account tried.
   await fastify.register(rateLimit, { global: false, hook: 'preHandler', ...(redis ? { redis } : {}) })
   const addressLimit = new AddressLoginLimit(
@@ -121,7 +120,8 @@ export async function agentAPI(
     options.clock,
   )
   const app = fastify.withTypeProvider<ZodTypeProvider>()
-  const { agents, agentSessions, cases } = app.services
+  const { agents, agentSessions } = app.services
+  const cases = app.services.cases.agents
   const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
     schema: { summary, tags: ['agent'], body, response: { 200: successEnvelope(data), ...errors } },
   })
@@ -250,7 +250,7 @@ export async function agentAPI(
       `${PREFIX}/agent/set_status`,
       describe('Set your status', setStatus, z.object({ agentAccount: agentShape })),
       async (r) => {
-        await cases.agentStatus(r.agent, r.body.status)
+        await cases.setStatus(r.agent, r.body.status)
         return success({ agentAccount: await agents.get(r.agent.agentAccountID) })
       },
     )
@@ -259,13 +259,13 @@ export async function agentAPI(
       describe('Cases of your organization', caseList, z.object({ cases: z.array(caseShape) })),
       async (r) =>
         success({
-          cases: await cases.listForAgent(r.agent, {
+          cases: await cases.list(r.agent, {
             limit: r.body.limit,
             ...(r.body.status ? { status: r.body.status } : {}),
             ...(r.body.topicID ? { topicID: r.body.topicID } : {}),
             ...(r.body.mine ? { mine: true } : {}),
             ...(r.body.before
-              ? { after: { created: r.body.before, caseID: r.body.beforeCaseID ?? '' } }
+              ? { before: { created: r.body.before, caseID: r.body.beforeCaseID ?? '' } }
               : {}),
           }),
         }),
@@ -282,7 +282,7 @@ export async function agentAPI(
         caseRequest,
         z.object({ case: caseShape, handoverSummary: z.string(), messages: z.array(messageShape) }),
       ),
-      async (r) => success(await cases.detailForAgent(r.agent, r.body.id)),
+      async (r) => success(await cases.detail(r.agent, r.body.id)),
     )
     routes.post(
       `${PREFIX}/case/assign`,
@@ -309,7 +309,7 @@ export async function agentAPI(
       describe('Reply in a case assigned to you', caseMessage, z.object({ message: messageShape })),
       async (r) =>
         success({
-          message: await cases.agentSend(r.agent, r.body.id, {
+          message: await cases.send(r.agent, r.body.id, {
             localID: r.body.localID,
             content: caseContent(r.body),
           }),
@@ -318,7 +318,7 @@ export async function agentAPI(
     routes.post(
       `${PREFIX}/case/close`,
       describe('Close a case', caseRequest, z.object({ case: caseShape })),
-      async (r) => success({ case: await cases.agentClose(r.agent, r.body.id) }),
+      async (r) => success({ case: await cases.close(r.agent, r.body.id) }),
     )
   })
 }

@@ -44,7 +44,8 @@ export async function visitorAPI(fastify: FastifyInstance): Promise<void> {
   fastify.addHook('onRequest', requireClient)
   documentSecurity(fastify, SECURITY.client)
   const app = fastify.withTypeProvider<ZodTypeProvider>()
-  const { cases, topics } = app.services
+  const { topics } = app.services
+  const cases = app.services.cases.visitors
   const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
     schema: { summary, tags: ['visitor'], body, response: { 200: successEnvelope(data), ...errors } },
   })
@@ -80,7 +81,7 @@ export async function visitorAPI(fastify: FastifyInstance): Promise<void> {
     describe('Write in your case (idempotent on localID)', caseMessage, z.object({ message: messageShape })),
     async (r) =>
       success({
-        message: await cases.sendMessage(r.client, r.body.id, {
+        message: await cases.send(r.client, r.body.id, {
           localID: r.body.localID,
           content: caseContent(r.body),
         }),

@@ -87,7 +87,8 @@ const ANSWERS = {
  * body is read; the body is JSON whatever its Content-Type.
  */
 export async function webhookAPI(app: FastifyInstance): Promise<void> {
-  const { chatbots, cases } = app.services
+  const { chatbots } = app.services
+  const cases = app.services.cases.chatbots
   app.decorateRequest('chatbot', null as unknown as Chatbot)
   app.post<{ Params: { organizationID: string; chatbotID: string } }>(
     `${WEBHOOK_PREFIX}:organizationID/:chatbotID`,
@@ -116,11 +117,9 @@ export async function webhookAPI(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const event = parseWebhook(request.body)
-      if (event.eventType === 'messages')
-        await cases.botMessages(request.chatbot, event.caseID, event.messages)
-      else if (event.eventType === 'handover_case')
-        await cases.botHandover(request.chatbot, event.caseID, event)
-      else await cases.botClose(request.chatbot, event.caseID, event)
+      if (event.eventType === 'messages') await cases.messages(request.chatbot, event.caseID, event.messages)
+      else if (event.eventType === 'handover_case') await cases.handover(request.chatbot, event.caseID, event)
+      else await cases.close(request.chatbot, event.caseID, event)
       return reply.type('text/plain; charset=utf-8').send('ok')
     },
   )

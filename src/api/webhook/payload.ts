@@ -7,7 +7,13 @@ import { holdsOnlyText, isHTTPURL, isText } from '../../lib/formats.js'
 
 export type WebhookEvent =
   | { caseID: string; eventType: 'messages'; messages: { localID?: string; content: MessageContent }[] }
-  | { caseID: string; eventType: 'handover_case'; topicID?: number; agentEmail?: string; summary?: string }
+  | {
+      caseID: string
+      eventType: 'handover_case'
+      topicID?: number
+      agentEmail?: string
+      handoverSummary?: string
+    }
   | { caseID: string; eventType: 'close_case'; sendClosingMessage: boolean }
 
 export const MAX_MESSAGES = 50
@@ -129,8 +135,8 @@ export function parseWebhook(body: unknown): WebhookEvent {
       if (topic !== undefined) event.topicID = topic
       const agentEmail = text(handover.agentEmail, 'agent email').trim()
       if (agentEmail) event.agentEmail = agentEmail
-      const summary = text(handover.chatbotHandoverSummary, 'summary')
-      if (summary) event.summary = summary
+      const handoverSummary = text(handover.chatbotHandoverSummary, 'summary')
+      if (handoverSummary) event.handoverSummary = handoverSummary
       return event
     }
     case 'close_case': {

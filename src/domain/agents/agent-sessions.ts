@@ -7,21 +7,11 @@ import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { Schema } from '../../storage/schema.js'
-import { type Agent, type AgentRole, toAgent } from './agent.js'
-import {
-  findAgentByEmail,
-  findAgentSession,
-  insertAgentSession,
-  revokeAgentSession,
-  revokeSessionsOf,
-  topicsOfAgent,
-} from './agents.repository.js'
+import type { Repositories } from '../repositories.js'
+import { type Agent, type AgentIdentity, type AgentRole, toAgent } from './agent.js'
 
-/** Who an agent token or cookie speaks for. */
-export interface AgentIdentity {
-  agentAccountID: string
-  organizationID: string
-  role: AgentRole
+/** A signed-in agent: who an agent token or cookie speaks for, and the session's own secrets' hashes. */
+export interface AgentSession extends AgentIdentity {
   /** SHA-256 of the session's CSRF token, which cookie-authenticated changes echo in X-CSRF-Token. */
   csrfTokenHash: string
   tokenHash: string
@@ -34,7 +24,7 @@ export interface AgentIdentity {
  * a session named after its token's hash (never the token).
  */
 export const agentSocketIdentity = (
-  identity: Pick<AgentIdentity, 'agentAccountID' | 'organizationID' | 'tokenHash'>,
+  identity: Pick<AgentSession, 'agentAccountID' | 'organizationID' | 'tokenHash'>,
 ) => ({
   userID: `agent:${identity.agentAccountID}`,
   organizationID: identity.organizationID,
@@ -47,15 +37,16 @@ export const AGENT_SESSION_MS = 12 * 60 * 60 * 1000
 
 /** Agents' sessions: signing in and out, checking a token, and ending an agent's sessions. */
 export class AgentSessions {
-  private readonly sessions: TTLCache<string, AgentIdentity | undefined>
+  private readonly sessions: TTLCache<string, AgentSession | undefined>
 
   constructor(
     private readonly database: Database,
+    private readonly repositories: Pick<Repositories, 'agents'>,
     private readonly clock: Clock,
     private readonly hub: Hub,
   ) {
     this.sessions = new TTLCache(clock, 1000, async (tokenHash) => {
-      const row = await findAgentSession(database.db, tokenHash)
+      const row = await this.repositories.agents.findAgentSession(database.db, tokenHash)
       // A deactivated agent's session is over even if a login raced the deactivation.
       if (!row || row.revoked_at !== null || row.deactivated_at !== null) return undefined
       return {
@@ -74,7 +65,7 @@ export class AgentSessions {
     email: string,
     password: string,
   ): Promise<{ token: string; csrfToken: string; expiresAt: number; agent: Agent }> {
-    const row = await findAgentByEmail(this.database.db, email.trim().toLowerCase())
+    const row = await this.repositories.agents.findAgentByEmail(this.database.db, email.trim().toLowerCase())
     const matches = await verifyPassword(password, row?.password_hash ?? DUMMY_PASSWORD_HASH)
     // A deactivated account is "wrong" too: the answer says nothing about the account.
     if (!row || !matches || row.deactivated_at !== null)
@@ -83,7 +74,7 @@ export class AgentSessions {
     const token = randomToken()
     const csrfToken = csrfTokenOf(token)
     const expiresAt = now + AGENT_SESSION_MS
-    await insertAgentSession(this.database.db, {
+    await this.repositories.agents.insertAgentSession(this.database.db, {
       token_hash: hashSecret(token),
       agent_account_id: row.id,
       csrf_token_hash: hashSecret(csrfToken),
@@ -91,12 +82,12 @@ export class AgentSessions {
       expires_at: expiresAt,
       revoked_at: null,
     })
-    const agent = toAgent(row, await topicsOfAgent(this.database.db, row.id))
+    const agent = toAgent(row, await this.repositories.agents.topicsOfAgent(this.database.db, row.id))
     return { token, csrfToken, expiresAt, agent }
   }
 
   /** The identity of a live agent session token. */
-  async authenticate(token: string): Promise<AgentIdentity> {
+  async authenticate(token: string): Promise<AgentSession> {
     const identity = await this.sessions.get(hashSecret(token))
     if (!identity) throw new AppError('invalidToken', 'agent session is unknown or ended')
     if (identity.expiresAt <= this.clock.now())
@@ -104,8 +95,8 @@ export class AgentSessions {
     return identity
   }
 
-  async logout(identity: AgentIdentity): Promise<void> {
-    await revokeAgentSession(this.database.db, identity.tokenHash, this.clock.now())
+  async logout(identity: AgentSession): Promise<void> {
+    await this.repositories.agents.revokeAgentSession(this.database.db, identity.tokenHash, this.clock.now())
     this.closed(identity.agentAccountID, identity.organizationID, [identity.tokenHash])
   }
 
@@ -119,14 +110,19 @@ export class AgentSessions {
     agent: { agentAccountID: string; organizationID: string },
     except?: string,
   ): Promise<() => void> {
-    const ended = await revokeSessionsOf(trx, agent.agentAccountID, this.clock.now(), except)
+    const ended = await this.repositories.agents.revokeSessionsOf(
+      trx,
+      agent.agentAccountID,
+      this.clock.now(),
+      except,
+    )
     return () => this.closed(agent.agentAccountID, agent.organizationID, ended)
   }
 
   /** Whether the session of a socket (its `agentSocketIdentity`) is still live, read past the cache. */
   async isLive(socketSessionID: string): Promise<boolean> {
     const tokenHash = socketSessionID.slice(SOCKET_SESSION_PREFIX.length)
-    const row = await findAgentSession(this.database.db, tokenHash)
+    const row = await this.repositories.agents.findAgentSession(this.database.db, tokenHash)
     return row !== undefined && row.revoked_at === null && row.deactivated_at === null
   }
 

@@ -5,6 +5,13 @@ import type { AgentAccountsTable } from '../../storage/schema.js'
 export type AgentRole = 'admin' | 'agent'
 export type AgentStatus = 'online' | 'away' | 'offline'
 
+/** Who an agent acting is: what every rule about agents and cases needs to know of them. */
+export interface AgentIdentity {
+  agentAccountID: string
+  organizationID: string
+  role: AgentRole
+}
+
 export interface Agent {
   agentAccountID: string
   organizationID: string

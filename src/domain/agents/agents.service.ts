@@ -6,12 +6,12 @@ import { newID } from '../../lib/ids.js'
 import { hashPassword, verifyPassword } from '../../lib/passwords.js'
 import type { Database } from '../../storage/database.js'
 import type { AgentAccountsTable, Schema } from '../../storage/schema.js'
-import { type Actor, agentActor, requireAdminOf } from '../audit/actor.js'
+import { type Actor, agentActor, findForAdmin, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import type { TopicsService } from '../topics/topics.service.js'
 import { type Agent, checkPassword, toAgent } from './agent.js'
-import type { AgentIdentity, AgentSessions } from './agent-sessions.js'
+import type { AgentSession, AgentSessions } from './agent-sessions.js'
 import {
   findAgent,
   findAgentByEmail,
@@ -24,7 +24,7 @@ import {
 } from './agents.repository.js'
 
 /** What an account change means for cases: the cases module, wired in services.ts. */
-export interface AgentCases {
+export interface CasesOfAgents {
   /** Gives the agent the waiting cases they now have room for. */
   assignWaiting(agentAccountID: string): Promise<void>
   /** Puts the agent's open cases back in their topics' queues. */
@@ -38,7 +38,7 @@ export interface AgentDependencies {
   topics: TopicsService
   sessions: AgentSessions
   audit: AuditLog
-  cases: AgentCases
+  cases: CasesOfAgents
 }
 
 type AgentRow = Selectable<AgentAccountsTable>
@@ -181,9 +181,9 @@ export class AgentsService {
    * and changes it: every session of the agent ends. Admins change their own with `changePassword`.
    */
   async setPassword(actor: Actor, agentAccountID: string, password: string): Promise<void> {
+    const target = await this.adminsAgent(actor, agentAccountID)
     if (actor.kind === 'agent' && actor.agentAccountID === agentAccountID)
       throw paramError('agentAccountID', 'is your own account: change your password with your current one')
-    const target = await this.adminsAgent(actor, agentAccountID)
     checkPassword(password, 'password')
     const hash = await hashPassword(password)
     const closeSockets = await this.change(actor, target, 'agent.set_password', {}, async (trx, current) => {
@@ -194,7 +194,7 @@ export class AgentsService {
   }
 
   /** An agent changes their own password, giving the current one; their other sessions end. */
-  async changePassword(identity: AgentIdentity, currentPassword: string, newPassword: string) {
+  async changePassword(identity: AgentSession, currentPassword: string, newPassword: string) {
     checkPassword(newPassword, 'newPassword')
     const row = (await findAgent(this.deps.database.db, identity.agentAccountID)) as AgentRow
     if (!(await verifyPassword(currentPassword, row.password_hash)))
@@ -231,12 +231,9 @@ export class AgentsService {
   }
 
   /** The account, if the actor may change it (another organization's does not exist for an admin). */
-  private async adminsAgent(actor: Actor, agentAccountID: string): Promise<AgentRow> {
-    const what = `Agent ${agentAccountID}`
-    const row = await findAgent(this.deps.database.db, agentAccountID)
-    if (!row) throw new AppError('notFound', `${what} not found`)
-    requireAdminOf(actor, row.organization_id, what)
-    return row
+  private adminsAgent(actor: Actor, agentAccountID: string): Promise<AgentRow> {
+    const find = () => findAgent(this.deps.database.db, agentAccountID)
+    return findForAdmin(actor, `Agent ${agentAccountID}`, find, (row) => row.organization_id)
   }
 
   /** Topics of the organization by ID (0: its default topic). */

@@ -25,12 +25,34 @@ export const agentActor = (agent: {
 export const actorName = (actor: Actor) =>
   actor.kind === 'agent' ? `agent:${actor.agentAccountID}` : `cli:${actor.user}`
 
+/** The actor may see and change settings at all: an admin, or the CLI. */
+export function requireAdmin(actor: Actor): void {
+  if (actor.kind === 'agent' && actor.role !== 'admin') throw new AppError('forbidden', 'admins only')
+}
+
 /**
- * The actor may change this organization's settings: one of its admins, or the CLI. For an admin,
- * another organization's things do not exist: `what` names the thing in the 404.
+ * The actor may see and change this organization's settings: one of its admins, or the CLI. For
+ * an admin, another organization's things do not exist: `what` names the thing in the 404.
  */
 export function requireAdminOf(actor: Actor, organizationID: string, what: string): void {
-  if (actor.kind === 'cli') return
-  if (actor.role !== 'admin') throw new AppError('forbidden', 'admins only')
-  if (actor.organizationID !== organizationID) throw new AppError('notFound', `${what} not found`)
+  requireAdmin(actor)
+  if (actor.kind === 'agent' && actor.organizationID !== organizationID)
+    throw new AppError('notFound', `${what} not found`)
+}
+
+/**
+ * The thing `find` reads, if the actor may change it (`what` names it in the 404). The role is
+ * checked before anything is read, so an agent who is no admin learns nothing of what exists.
+ */
+export async function findForAdmin<T>(
+  actor: Actor,
+  what: string,
+  find: () => Promise<T | undefined>,
+  organizationOf: (thing: T) => string,
+): Promise<T> {
+  requireAdmin(actor)
+  const thing = await find()
+  if (!thing) throw new AppError('notFound', `${what} not found`)
+  requireAdminOf(actor, organizationOf(thing), what)
+  return thing
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../../lib/clock.js'
 import { newID } from '../../lib/ids.js'
 import type { Database } from '../../storage/database.js'
 import type { Schema } from '../../storage/schema.js'
-import { type Actor, actorName } from './actor.js'
+import { type Actor, actorName, requireAdminOf } from './actor.js'
 
 /** One change to an organization's settings: who, what, when, and its non-secret details. */
 export interface AuditEntry {
@@ -59,7 +59,9 @@ export class AuditLog {
       .execute()
   }
 
-  async list(organizationID: string, limit: number): Promise<AuditEntry[]> {
+  /** The organization's latest entries, newest first: for its admins and the CLI. */
+  async list(actor: Actor, organizationID: string, limit: number): Promise<AuditEntry[]> {
+    requireAdminOf(actor, organizationID, `Organization ${organizationID}`)
     return (await listEntries(this.database.db, organizationID, limit)).map((row) => ({
       auditID: row.id,
       agentAccountID: row.agent_account_id,

@@ -93,8 +93,8 @@ export const listCases = (
     status?: string
     topicID?: number
     agentAccountID?: string
-    /** Paging: the last case of the previous page; only cases after it (newest first) come. */
-    after?: { created: number; caseID: string }
+    /** Paging: the last case of the previous page; only cases older than it come. */
+    before?: { created: number; caseID: string }
     limit: number
   },
 ) =>
@@ -107,8 +107,8 @@ export const listCases = (
     .$if(filter.agentAccountID !== undefined, (q) =>
       q.where('agent_account_id', '=', filter.agentAccountID as string),
     )
-    .$if(filter.after !== undefined, (q) => {
-      const { created, caseID } = filter.after as { created: number; caseID: string }
+    .$if(filter.before !== undefined, (q) => {
+      const { created, caseID } = filter.before as { created: number; caseID: string }
       // (created, id) is unique, so pages neither overlap nor skip cases of the same millisecond.
       return q.where((eb) =>
         eb.or([eb('created', '<', created), eb.and([eb('created', '=', created), eb('id', '<', caseID)])]),

@@ -10,7 +10,7 @@ import { constantTimeEqual, hashSecret } from '../../lib/secrets.js'
 import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Database } from '../../storage/database.js'
 import type { ChatbotsTable } from '../../storage/schema.js'
-import { type Actor, requireAdminOf } from '../audit/actor.js'
+import { type Actor, findForAdmin, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import {
@@ -110,7 +110,8 @@ export class ChatbotsService {
     return this.show(id)
   }
 
-  async list(organizationID: string): Promise<Chatbot[]> {
+  async list(actor: Actor, organizationID: string): Promise<Chatbot[]> {
+    requireAdminOf(actor, organizationID, `Organization ${organizationID}`)
     return (await listChatbots(this.database.db, organizationID)).map(toChatbot)
   }
 
@@ -133,10 +134,9 @@ export class ChatbotsService {
   }
 
   /** The chatbot, if the actor may change it (another organization's does not exist for an admin). */
-  private async adminsChatbot(actor: Actor, chatbotID: string): Promise<ChatbotDetails> {
-    const chatbot = await this.show(chatbotID)
-    requireAdminOf(actor, chatbot.organizationID, `Chatbot ${chatbotID}`)
-    return chatbot
+  private adminsChatbot(actor: Actor, chatbotID: string): Promise<ChatbotDetails> {
+    const find = () => this.details(chatbotID)
+    return findForAdmin(actor, `Chatbot ${chatbotID}`, find, (chatbot) => chatbot.organizationID)
   }
 
   /** The details with the secret key, for an admin or the CLI: audited, as the key leaves the server. */
@@ -153,13 +153,20 @@ export class ChatbotsService {
   }
 
   async show(chatbotID: string): Promise<ChatbotDetails> {
+    const details = await this.details(chatbotID)
+    if (!details) throw new AppError('notFound', `Chatbot ${chatbotID} not found`)
+    return details
+  }
+
+  private async details(chatbotID: string): Promise<ChatbotDetails | undefined> {
     const row = await findChatbot(this.database.db, chatbotID)
-    if (!row) throw new AppError('notFound', `Chatbot ${chatbotID} not found`)
-    return {
-      ...toChatbot(row),
-      secretKey: this.sealer.open(row.secret_key),
-      webhookURL: `${this.publicURL}/api/visitor/v1/webhook/chatbot/custom/${row.organization_id}/${row.id}`,
-    }
+    return (
+      row && {
+        ...toChatbot(row),
+        secretKey: this.sealer.open(row.secret_key),
+        webhookURL: `${this.publicURL}/api/visitor/v1/webhook/chatbot/custom/${row.organization_id}/${row.id}`,
+      }
+    )
   }
 
   async rotateSecret(actor: Actor, chatbotID: string): Promise<ChatbotDetails> {

@@ -14,6 +14,15 @@ export function failureOf(attempt: Attempt | undefined): Failure {
   return 'error' in attempt ? { error: attempt.error } : { status: attempt.status }
 }
 
+/** Where deliveries go out: one POST to a chatbot. */
+export interface ChatbotClient {
+  post(url: string, headers: Record<string, string>, body: string, options: PostOptions): Promise<Attempt>
+}
+interface PostOptions {
+  destinations: DestinationPolicy
+  timeoutMs: number
+}
+
 class TimeoutError extends Error {}
 const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 })
 const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 })
@@ -23,11 +32,11 @@ const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 })
  * rest of a delivery. The destination is checked as it is connected to (see DestinationPolicy):
  * a refused one is `refused`, which fails the delivery for good.
  */
-export function postDelivery(
+function postDelivery(
   url: string,
   headers: Record<string, string>,
   body: string,
-  { destinations, timeoutMs }: { destinations: DestinationPolicy; timeoutMs: number },
+  { destinations, timeoutMs }: PostOptions,
 ): Promise<Attempt> {
   return new Promise((resolve) => {
     const target = new URL(url)
@@ -69,3 +78,5 @@ export function postDelivery(
     request.end(body)
   })
 }
+
+export const httpChatbotClient: ChatbotClient = { post: postDelivery }

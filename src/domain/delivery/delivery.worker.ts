@@ -1,21 +1,13 @@
-import type { FastifyBaseLogger } from 'fastify'
+import type { BaseLogger } from 'pino'
 import { Webhook } from 'standardwebhooks'
 import { isUnavailable } from '../../errors/faults.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
-import type { CasesService } from '../cases/cases.service.js'
+import type { ChatbotCases } from '../cases/chatbot-cases.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
-import { type Attempt, type Failure, failureOf, postDelivery } from './attempt.js'
-import {
-  abandonPending,
-  casesWaitingSince,
-  claimDue,
-  type DeliveryContext,
-  type DeliveryRow,
-  deliveryContexts,
-  oldestDue,
-  settleDelivery,
-} from './deliveries.repository.js'
+import type { Repositories } from '../repositories.js'
+import { type Attempt, type ChatbotClient, type Failure, failureOf } from './attempt.js'
+import type { DeliveryContext, DeliveryRow } from './deliveries.repository.js'
 import { deliveryBody } from './payload.js'
 import { classify, GIVE_UP_AFTER_MS, retryDelay } from './schedule.js'
 
@@ -63,12 +55,20 @@ export class DeliveryWorker {
       database: Database
       clock: Clock
       chatbots: ChatbotsService
-      cases: CasesService
-      log: FastifyBaseLogger
+      cases: ChatbotCases
+      log: Pick<BaseLogger, 'warn' | 'error'>
+      repositories: Pick<Repositories, 'deliveries'>
+      /** How deliveries reach chatbots (over HTTP; tests may wrap it). */
+      client: ChatbotClient
       meter: DeliveryMeter
     },
     private readonly options: DeliveryOptions,
   ) {}
+
+  /** The outbox's queries. */
+  private get outbox() {
+    return this.deps.repositories.deliveries
+  }
 
   start(): void {
     this.stopping = false
@@ -114,19 +114,22 @@ export class DeliveryWorker {
     // Once a second is enough for the dead-bot rule and the lag gauge.
     if (now - this.lastSweep >= 1000) {
       this.lastSweep = now
-      for (const { case_id } of await casesWaitingSince(database.db, now - this.options.handoverAfterMs)) {
+      for (const { case_id } of await this.outbox.casesWaitingSince(
+        database.db,
+        now - this.options.handoverAfterMs,
+      )) {
         // One case that cannot be handed over (yet) must not hold up the others.
         await this.handOver(case_id, 'The chatbot did not answer in time; the case goes to an agent').catch(
           (error: unknown) => this.logTrouble(error, 'delivery: handover failed', { caseID: case_id }),
         )
       }
-      const oldest = await oldestDue(database.db, now)
+      const oldest = await this.outbox.oldestDue(database.db, now)
       meter.lag(oldest === undefined ? 0 : (now - oldest) / 1000)
     }
     const free = this.options.concurrency - this.inFlight.size
     if (free <= 0 || this.stopping) return 0
     const claimed = await database.transaction((trx) =>
-      claimDue(trx, {
+      this.outbox.claimDue(trx, {
         now,
         leaseUntil: now + 3 * this.options.timeoutMs,
         limit: free,
@@ -135,7 +138,7 @@ export class DeliveryWorker {
     )
     const contexts = new Map(
       (
-        await deliveryContexts(
+        await this.outbox.deliveryContexts(
           database.db,
           claimed.map((d) => d.id),
         )
@@ -163,7 +166,7 @@ export class DeliveryWorker {
     try {
       const request = await this.prepare(delivery, context)
       const attempt = request
-        ? await postDelivery(request.url, request.headers(clock.now()), request.body, {
+        ? await this.deps.client.post(request.url, request.headers(clock.now()), request.body, {
             destinations: this.deps.chatbots.destinations,
             timeoutMs: this.options.timeoutMs,
           })
@@ -184,7 +187,12 @@ export class DeliveryWorker {
       meter.sent()
       // Through a transaction, so settlements share commits (SQLite's group commit).
       await database.transaction((trx) =>
-        settleDelivery(trx, delivery.id, { status: 'sent', sent_at: now, attempts, updated: now }),
+        this.outbox.settleDelivery(trx, delivery.id, {
+          status: 'sent',
+          sent_at: now,
+          attempts,
+          updated: now,
+        }),
       )
       return
     }
@@ -194,7 +202,12 @@ export class DeliveryWorker {
       meter.retried()
       const next = now + retryDelay(attempts, this.options.jitter())
       await database.transaction((trx) =>
-        settleDelivery(trx, delivery.id, { attempts, next_attempt_at: next, last_error, updated: now }),
+        this.outbox.settleDelivery(trx, delivery.id, {
+          attempts,
+          next_attempt_at: next,
+          last_error,
+          updated: now,
+        }),
       )
       this.logFailure(delivery, failure, new Date(next).toISOString())
       return
@@ -203,8 +216,13 @@ export class DeliveryWorker {
     // In one transaction with the failure, so the case's next delivery cannot be claimed before
     // the handover below abandons it.
     await database.transaction(async (trx) => {
-      await settleDelivery(trx, delivery.id, { status: 'failed', attempts, last_error, updated: now })
-      await abandonPending(trx, delivery.case_id, now)
+      await this.outbox.settleDelivery(trx, delivery.id, {
+        status: 'failed',
+        attempts,
+        last_error,
+        updated: now,
+      })
+      await this.outbox.abandonPending(trx, delivery.case_id, now)
     })
     this.logFailure(delivery, failure, 'failed for good')
     await this.handOver(delivery.case_id, 'The chatbot could not take the message; the case goes to an agent')
@@ -252,7 +270,7 @@ export class DeliveryWorker {
 
   private async handOver(caseID: string, reason: string): Promise<void> {
     this.deps.meter.handedOver()
-    await this.deps.cases.handOverUnresponsive(caseID, reason)
+    await this.deps.cases.handOver(caseID, reason)
   }
 
   /** A database that is away is weather (warn; the next round tries again); anything else, a bug. */

@@ -4,21 +4,12 @@ import type { Clock } from '../../lib/clock.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { MessagesTable } from '../../storage/schema.js'
+import type { Repositories } from '../repositories.js'
 import { type Room, toRoom, toRoomSummary } from '../rooms/room.js'
-import { advanceReceipts, participantsOfRooms, roomsOfUser } from '../rooms/rooms.repository.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import { type Message, type Quote, toMessage } from './message.js'
 import { checkContent } from './message-types.js'
-import {
-  findBySenderLocalID,
-  findMessages,
-  lastMessagesOfUser,
-  listPage,
-  markDeleted,
-  storeMessage,
-  unreadCounts,
-} from './messages.repository.js'
 import type { Senders } from './senders.js'
 
 export interface SendInput {
@@ -51,6 +42,7 @@ export interface RoomListEntry {
 export class MessagesService {
   constructor(
     private readonly database: Database,
+    private readonly repositories: Pick<Repositories, 'messages' | 'rooms'>,
     private readonly clock: Clock,
     private readonly senders: Senders,
     private readonly rooms: RoomsService,
@@ -59,13 +51,18 @@ export class MessagesService {
 
   async send(client: ClientIdentity, input: SendInput): Promise<Message> {
     const access = await this.rooms.forSend(client, input)
-    const stored = await findBySenderLocalID(this.database.db, client.userID, input.localID, access.room.id)
+    const stored = await this.repositories.messages.findBySenderLocalID(
+      this.database.db,
+      client.userID,
+      input.localID,
+      access.room.id,
+    )
     if (stored) return this.announceSent(client, access, stored)
     const content = checkContent({ type: input.type, body: input.body ?? '', data: input.data })
     if (input.replyTo) await this.requireInRoom(input.replyTo, access.room.id)
     const now = this.clock.now()
     const row = await this.database.transaction((trx) =>
-      storeMessage(trx, {
+      this.repositories.messages.storeMessage(trx, {
         roomID: access.room.id,
         senderID: client.userID,
         localID: input.localID,
@@ -79,7 +76,13 @@ export class MessagesService {
     )
     // A concurrent send with the same localID may have stored it first: that one is the message.
     const message =
-      row ?? (await findBySenderLocalID(this.database.db, client.userID, input.localID, access.room.id))
+      row ??
+      (await this.repositories.messages.findBySenderLocalID(
+        this.database.db,
+        client.userID,
+        input.localID,
+        access.room.id,
+      ))
     return this.announceSent(client, access, message as Selectable<MessagesTable>)
   }
 
@@ -105,9 +108,15 @@ export class MessagesService {
     return this.page(client, { roomID, direction: 'after', bound: minCreated, limit })
   }
 
-  private async page(client: ClientIdentity, page: Parameters<typeof listPage>[1]): Promise<Page> {
+  private async page(
+    client: ClientIdentity,
+    page: Parameters<Repositories['messages']['listPage']>[1],
+  ): Promise<Page> {
     const access = await this.rooms.access(client, page.roomID)
-    const rows = await listPage(this.database.db, { ...page, limit: page.limit + 1 })
+    const rows = await this.repositories.messages.listPage(this.database.db, {
+      ...page,
+      limit: page.limit + 1,
+    })
     const messages = rows.slice(0, page.limit)
     if (page.direction === 'before') messages.reverse()
     return {
@@ -120,11 +129,11 @@ export class MessagesService {
   async roomListAndUnread(client: ClientIdentity): Promise<RoomListEntry[]> {
     const db = this.database.db
     const [rooms, lastMessages, counts] = await Promise.all([
-      roomsOfUser(db, client.userID),
-      lastMessagesOfUser(db, client.userID),
-      unreadCounts(db, client.userID),
+      this.repositories.rooms.roomsOfUser(db, client.userID),
+      this.repositories.messages.lastMessagesOfUser(db, client.userID),
+      this.repositories.messages.unreadCounts(db, client.userID),
     ])
-    const participants = await participantsOfRooms(
+    const participants = await this.repositories.rooms.participantsOfRooms(
       db,
       rooms.map((r) => r.id),
     )
@@ -152,7 +161,7 @@ export class MessagesService {
     await this.database.transaction(async (trx) => {
       for (const { access, rows } of byRoom) {
         const upTo = Math.max(...rows.map((r) => r.created))
-        await advanceReceipts(trx, {
+        await this.repositories.rooms.advanceReceipts(trx, {
           roomID: access.room.id,
           userID: client.userID,
           upTo,
@@ -171,13 +180,15 @@ export class MessagesService {
     if (elsewhere) throw new AppError('notFound', `Message ${elsewhere.id} not found in room ${roomID}`)
     const foreign = rows.find((row) => row.sender_id !== client.userID)
     if (foreign) throw new AppError('forbidden', `Message ${foreign.id} was sent by someone else`)
-    await this.database.transaction((trx) => markDeleted(trx, messageIDs, this.clock.now()))
+    await this.database.transaction((trx) =>
+      this.repositories.messages.markDeleted(trx, messageIDs, this.clock.now()),
+    )
     await this.announceUpdates(client, byRoom)
   }
 
   /** The messages, grouped by room; each must exist in a room the caller is in. */
   private async messagesByRoom(client: ClientIdentity, messageIDs: string[]) {
-    const rows = await findMessages(this.database.db, messageIDs)
+    const rows = await this.repositories.messages.findMessages(this.database.db, messageIDs)
     const found = new Set(rows.map((row) => row.id))
     const missing = messageIDs.find((id) => !found.has(id))
     if (missing !== undefined) throw new AppError('notFound', `Message ${missing} not found`)
@@ -201,7 +212,7 @@ export class MessagesService {
   ) {
     for (const { access, rows } of byRoom) {
       const fresh = await this.rooms.access(client, access.room.id, { participantOnly: false })
-      const current = await findMessages(
+      const current = await this.repositories.messages.findMessages(
         this.database.db,
         rows.map((r) => r.id),
       )
@@ -237,7 +248,7 @@ export class MessagesService {
   }
 
   private async requireInRoom(messageID: string, roomID: string): Promise<void> {
-    const [row] = await findMessages(this.database.db, [messageID])
+    const [row] = await this.repositories.messages.findMessages(this.database.db, [messageID])
     if (!row || row.room_id !== roomID) throw paramError('replyTo', 'is invalid')
   }
 

@@ -1,6 +1,5 @@
 import type { Database } from '../../storage/database.js'
-import { agentNames } from '../agents/agents.repository.js'
-import { chatbotNames } from '../chatbots/chatbots.repository.js'
+import type { Repositories } from '../repositories.js'
 import type { User } from '../users/user.js'
 import type { UsersService } from '../users/users.service.js'
 import { nonUserSender } from './message.js'
@@ -13,6 +12,7 @@ import { nonUserSender } from './message.js'
 export class Senders {
   constructor(
     private readonly database: Database,
+    private readonly repositories: Pick<Repositories, 'agents' | 'chatbots'>,
     private readonly users: UsersService,
   ) {}
 
@@ -25,8 +25,12 @@ export class Senders {
     }
     const [users, agents, chatbots] = await Promise.all([
       this.users.getMany(organizationID, [...ids.user]),
-      ids.agent.size > 0 ? agentNames(this.database.db, organizationID, [...ids.agent]) : [],
-      ids.chatbot.size > 0 ? chatbotNames(this.database.db, organizationID, [...ids.chatbot]) : [],
+      ids.agent.size > 0
+        ? this.repositories.agents.agentNames(this.database.db, organizationID, [...ids.agent])
+        : [],
+      ids.chatbot.size > 0
+        ? this.repositories.chatbots.chatbotNames(this.database.db, organizationID, [...ids.chatbot])
+        : [],
     ])
     const named = (kind: string, rows: { id: string; name: string }[]) =>
       rows.map(({ id, name }): [string, User] => [`${kind}:${id}`, nonUserSender(`${kind}:${id}`, name)])

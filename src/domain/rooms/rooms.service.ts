@@ -5,18 +5,10 @@ import { newID } from '../../lib/ids.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { RoomParticipantsTable, RoomsTable } from '../../storage/schema.js'
+import type { Repositories } from '../repositories.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { UsersService } from '../users/users.service.js'
 import { personalRoomID, type Room, RoomType, toRoom } from './room.js'
-import {
-  addParticipants,
-  findParticipants,
-  findRoom,
-  insertRoom,
-  removeParticipants,
-  roomPeers,
-  touchRoom,
-} from './rooms.repository.js'
 
 /** A room the caller may use, with its participants. */
 export interface RoomAccess {
@@ -31,6 +23,7 @@ export interface RoomAccess {
 export class RoomsService {
   constructor(
     private readonly database: Database,
+    private readonly repositories: Pick<Repositories, 'rooms'>,
     private readonly clock: Clock,
     private readonly users: UsersService,
     private readonly hub: Hub,
@@ -53,8 +46,8 @@ export class RoomsService {
       updated: now,
     }
     await this.database.transaction(async (trx) => {
-      await insertRoom(trx, row)
-      await addParticipants(trx, row.id, [...new Set(members)], now)
+      await this.repositories.rooms.insertRoom(trx, row)
+      await this.repositories.rooms.addParticipants(trx, row.id, [...new Set(members)], now)
     })
     return this.get(client, row.id)
   }
@@ -69,8 +62,8 @@ export class RoomsService {
     await this.users.getMany(client.organizationID, userIDs)
     const now = this.clock.now()
     await this.database.transaction(async (trx) => {
-      await addParticipants(trx, roomID, [...new Set(userIDs)], now)
-      await touchRoom(trx, roomID, now)
+      await this.repositories.rooms.addParticipants(trx, roomID, [...new Set(userIDs)], now)
+      await this.repositories.rooms.touchRoom(trx, roomID, now)
     })
     return this.get(client, roomID)
   }
@@ -99,7 +92,7 @@ export class RoomsService {
 
   /** Everyone who shares a room with the user. */
   peersOf(userID: string): Promise<string[]> {
-    return roomPeers(this.database.db, userID)
+    return this.repositories.rooms.roomPeers(this.database.db, userID)
   }
 
   /**
@@ -122,12 +115,12 @@ export class RoomsService {
     if (recipientUserID === client.userID) throw paramError('recipientUserID', 'must be another user')
     await this.users.get(client.organizationID, recipientUserID)
     const roomID = personalRoomID(client.userID, recipientUserID)
-    if (!(await findRoom(this.database.db, roomID))) {
+    if (!(await this.repositories.rooms.findRoom(this.database.db, roomID))) {
       const now = this.clock.now()
       await this.database.transaction(async (trx) => {
         const room = { id: roomID, organization_id: client.organizationID, type: RoomType.personal, name: '' }
-        await insertRoom(trx, { ...room, image_url: '', created: now, updated: now })
-        await addParticipants(trx, roomID, [client.userID, recipientUserID], now)
+        await this.repositories.rooms.insertRoom(trx, { ...room, image_url: '', created: now, updated: now })
+        await this.repositories.rooms.addParticipants(trx, roomID, [client.userID, recipientUserID], now)
       })
     }
     return this.access(client, roomID)
@@ -135,18 +128,18 @@ export class RoomsService {
 
   /** The room and its participants, without access checks (for domain code that already checked). */
   async snapshot(roomID: string): Promise<RoomAccess> {
-    const room = await findRoom(this.database.db, roomID)
+    const room = await this.repositories.rooms.findRoom(this.database.db, roomID)
     if (!room) throw new AppError('notFound', `Room ${roomID} not found`)
-    return { room, participants: await findParticipants(this.database.db, roomID) }
+    return { room, participants: await this.repositories.rooms.findParticipants(this.database.db, roomID) }
   }
 
   /** The room and its participants, if the caller may see it and is in it. */
   async access(client: ClientIdentity, roomID: string, { participantOnly = true } = {}): Promise<RoomAccess> {
-    const room = await findRoom(this.database.db, roomID)
+    const room = await this.repositories.rooms.findRoom(this.database.db, roomID)
     if (!room || room.organization_id !== client.organizationID) {
       throw new AppError('notFound', `Room ${roomID} not found`)
     }
-    const participants = await findParticipants(this.database.db, roomID)
+    const participants = await this.repositories.rooms.findParticipants(this.database.db, roomID)
     if (participantOnly && !participants.some((p) => p.user_id === client.userID)) {
       throw new AppError('forbidden', `You are not a participant of room ${roomID}`)
     }
@@ -162,8 +155,8 @@ export class RoomsService {
   private async changeParticipants(roomID: string, userIDs: string[]): Promise<void> {
     const now = this.clock.now()
     await this.database.transaction(async (trx) => {
-      await removeParticipants(trx, roomID, userIDs)
-      await touchRoom(trx, roomID, now)
+      await this.repositories.rooms.removeParticipants(trx, roomID, userIDs)
+      await this.repositories.rooms.touchRoom(trx, roomID, now)
     })
   }
 }

@@ -5,7 +5,7 @@ import { constantTimeEqual, hashSecret, randomToken } from '../../lib/secrets.js
 import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Database } from '../../storage/database.js'
 import type { ServerKeysTable } from '../../storage/schema.js'
-import { type Actor, requireAdminOf } from '../audit/actor.js'
+import { type Actor, findForAdmin, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import { decodeServerKey, encodeServerKey } from './server-key-header.js'
@@ -82,7 +82,8 @@ export class ServerKeysService {
     }
   }
 
-  async list(organizationID: string): Promise<ServerKeyInfo[]> {
+  async list(actor: Actor, organizationID: string): Promise<ServerKeyInfo[]> {
+    requireAdminOf(actor, organizationID, `Organization ${organizationID}`)
     await this.organizations.get(organizationID)
     const rows = await listServerKeys(this.database.db, organizationID)
     return rows.map((row) => ({
@@ -97,9 +98,8 @@ export class ServerKeysService {
   /** Revokes a key (an admin's organization's only: another's does not exist). */
   async revoke(actor: Actor, serverKeyID: string): Promise<void> {
     const what = `Server key ${serverKeyID}`
-    const row = await findServerKey(this.database.db, serverKeyID)
-    if (!row) throw new AppError('notFound', `${what} not found`)
-    requireAdminOf(actor, row.organization_id, what)
+    const find = () => findServerKey(this.database.db, serverKeyID)
+    const row = await findForAdmin(actor, what, find, (key) => key.organization_id)
     await this.database.transaction(async (trx) => {
       const revoked = await revokeServerKey(trx, serverKeyID, this.clock.now())
       if (!revoked) throw new AppError('notFound', `${what} not found`)

@@ -7,20 +7,10 @@ import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { Schema, SessionsTable } from '../../storage/schema.js'
-import { consumeTicket, findTicket } from '../tickets/tickets.repository.js'
+import type { Repositories } from '../repositories.js'
 import type { User } from '../users/user.js'
 import type { UsersService } from '../users/users.service.js'
 import type { AccessTokens, ClientIdentity } from './access-tokens.js'
-import {
-  findRefreshToken,
-  findSession,
-  insertRefreshToken,
-  insertSession,
-  listSessions,
-  revokeSession,
-  rotateRefreshToken,
-  touchSession,
-} from './sessions.repository.js'
 
 export const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
 /** How long "this session is not revoked" is trusted; revocation elsewhere counts within it. */
@@ -54,6 +44,7 @@ export class SessionsService {
 
   constructor(
     private readonly database: Database,
+    private readonly repositories: Pick<Repositories, 'sessions' | 'tickets'>,
     private readonly clock: Clock,
     private readonly accessTokens: AccessTokens,
     private readonly users: UsersService,
@@ -69,7 +60,7 @@ export class SessionsService {
 
   /** Straight from storage, past the cache: for a socket that must not outlive a revocation. */
   async isRevoked(sessionID: string): Promise<boolean> {
-    const session = await findSession(this.database.db, sessionID)
+    const session = await this.repositories.sessions.findSession(this.database.db, sessionID)
     return !session || session.revoked_at !== null
   }
 
@@ -79,7 +70,7 @@ export class SessionsService {
     const hash = hashSecret(ticket)
     const refreshToken = randomToken()
     const session = await this.database.transaction(async (trx) => {
-      const used = await consumeTicket(trx, hash, now)
+      const used = await this.repositories.tickets.consumeTicket(trx, hash, now)
       if (!used) return undefined
       const row: SessionsTable = {
         id: newID(),
@@ -93,7 +84,7 @@ export class SessionsService {
         refreshed: now,
         revoked_at: null,
       }
-      await insertSession(trx, row)
+      await this.repositories.sessions.insertSession(trx, row)
       await this.storeRefreshToken(trx, row.id, refreshToken, now)
       return row
     })
@@ -116,20 +107,20 @@ export class SessionsService {
     const hash = hashSecret(refreshToken)
     const next = randomToken()
     const outcome = await this.database.transaction(async (trx) => {
-      const row = await findRefreshToken(trx, hash)
+      const row = await this.repositories.sessions.findRefreshToken(trx, hash)
       if (!row) return { error: 'refresh token is unknown' }
       if (row.revoked_at !== null) return { error: 'session has been revoked' }
       if (row.rotated_at === null && row.expires_at <= now) return { error: 'refresh token has expired' }
       // Rotated before, or by a concurrent exchange of the same token just now: a replay.
-      if (row.rotated_at !== null || !(await rotateRefreshToken(trx, hash, now))) {
-        await revokeSession(trx, row.session_id, now)
+      if (row.rotated_at !== null || !(await this.repositories.sessions.rotateRefreshToken(trx, hash, now))) {
+        await this.repositories.sessions.revokeSession(trx, row.session_id, now)
         return {
           error: 'refresh token was already used; the session is revoked',
           revokedSessionID: row.session_id,
         }
       }
       await this.storeRefreshToken(trx, row.session_id, next, now)
-      await touchSession(trx, row.session_id, now)
+      await this.repositories.sessions.touchSession(trx, row.session_id, now)
       return {
         identity: { userID: row.user_id, organizationID: row.organization_id, sessionID: row.session_id },
       }
@@ -152,14 +143,14 @@ export class SessionsService {
 
   /** Ends a session: its refresh token stops working and its sockets are told and closed. */
   async revoke(sessionID: string): Promise<void> {
-    if (!(await revokeSession(this.database.db, sessionID, this.clock.now()))) {
+    if (!(await this.repositories.sessions.revokeSession(this.database.db, sessionID, this.clock.now()))) {
       throw new AppError('notFound', `Session ${sessionID} not found`)
     }
     this.forgetAndAnnounce(sessionID)
   }
 
   async list(userID: string): Promise<SessionInfo[]> {
-    const rows = await listSessions(this.database.db, userID)
+    const rows = await this.repositories.sessions.listSessions(this.database.db, userID)
     return rows.map((row) => ({
       sessionID: row.id,
       userID: row.user_id,
@@ -182,7 +173,7 @@ export class SessionsService {
   }
 
   private storeRefreshToken(trx: Kysely<Schema>, sessionID: string, token: string, now: number) {
-    return insertRefreshToken(trx, {
+    return this.repositories.sessions.insertRefreshToken(trx, {
       hash: hashSecret(token),
       session_id: sessionID,
       created: now,
@@ -198,7 +189,7 @@ export class SessionsService {
 
   /** Why a ticket could not be exchanged: the message of the 40103. */
   private async ticketError(hash: string, now: number): Promise<AppError> {
-    const ticket = await findTicket(this.database.db, hash)
+    const ticket = await this.repositories.tickets.findTicket(this.database.db, hash)
     if (!ticket) return invalid('ticket is unknown')
     if (ticket.used_at !== null) return invalid('ticket has already been used')
     return ticket.expires_at <= now ? invalid('ticket has expired') : invalid('ticket is unknown')

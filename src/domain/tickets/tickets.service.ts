@@ -2,8 +2,8 @@ import type { Clock } from '../../lib/clock.js'
 import { newID } from '../../lib/ids.js'
 import { hashSecret, randomToken } from '../../lib/secrets.js'
 import type { Database } from '../../storage/database.js'
+import type { Repositories } from '../repositories.js'
 import type { UserProfile } from '../users/user.js'
-import { upsertUserWithTicket } from './tickets.repository.js'
 
 /** A ticket is valid for one hour (spec §4.1) and can be exchanged once. */
 export const TICKET_LIFETIME_MS = 60 * 60 * 1000
@@ -25,6 +25,7 @@ export interface IssuedTicket {
 export class TicketsService {
   constructor(
     private readonly database: Database,
+    private readonly repositories: Pick<Repositories, 'tickets'>,
     private readonly clock: Clock,
   ) {}
 
@@ -33,7 +34,7 @@ export class TicketsService {
     const now = this.clock.now()
     const ticket = randomToken(32)
     const expiresAt = now + TICKET_LIFETIME_MS
-    const userID = await upsertUserWithTicket(
+    const userID = await this.repositories.tickets.upsertUserWithTicket(
       this.database,
       { ...profile, id: newID(), organizationID, now },
       {

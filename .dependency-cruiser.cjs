@@ -1,0 +1,163 @@
+// Which module may import which: Parley's layers, checked by `npm run check` (dependency-cruiser).
+//
+// Layers, lowest first; a module imports only from its own layer or lower ones:
+//   1. lib/                      clock, ids, secrets, formats
+//   2. errors/                   AppError and its kinds
+//   3. config/, storage/
+//   4. domain/<module>/          rules and queries (a module may import other domain modules)
+//   5. api/<family>/, realtime/  the surfaces: the HTTP families (each on its own, sharing only
+//                                api/shared/), the /connect gateway, the hubs and presence
+//   6. app.ts, services.ts, main.ts, cli/: the composition root
+// Two modules stand off that ladder: http/ (HTTP plumbing the surfaces share: envelope, error mapping,
+// validation, docs, metrics) knows only lib/ and errors/, and the domain may not import it;
+// realtime/hub.ts (the Hub interface the domain publishes through) also knows only lib/ and errors/,
+// so it sits below the domain while the rest of realtime/ sits above it.
+//
+// Imports are read with swc, which does not tell `import type` from a value import: every rule below
+// counts both. So the domain's Hub import is allowed by path (realtime/hub.ts alone), not by kind.
+//
+// Only src/ is cruised. test/ may import anything. The console (console/src) must not import src/,
+// test/ or anything else outside itself (it talks to the server over HTTP; its generated API types
+// must be written inside console/src); that rule is kept by `"rootDir": "src"` in console/tsconfig.json, which the
+// type-check enforces for type imports too: dependency-cruiser's swc parser cannot read .tsx.
+
+const SRC_OTHER_THAN = (...dirs) => ({ path: '^src/', pathNot: `^src/(${dirs.join('|')})/` })
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment:
+        'A cycle means neither module can be read, tested or loaded without the other; the layer rules ' +
+        'below cannot see cycles inside one layer (between two domain modules, say). Type imports count: ' +
+        'a type two modules share belongs in a third, lower one.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'lib-is-the-floor',
+      comment: 'lib/ (clock, ids, secrets, formats) is used by every layer, so it may use none of them.',
+      severity: 'error',
+      from: { path: '^src/lib/' },
+      to: SRC_OTHER_THAN('lib'),
+    },
+    {
+      name: 'errors-above-lib-only',
+      comment: 'AppError and its kinds are thrown from every layer, so they may depend on lib/ alone.',
+      severity: 'error',
+      from: { path: '^src/errors/' },
+      to: SRC_OTHER_THAN('lib', 'errors'),
+    },
+    {
+      name: 'config-storage-below-domain',
+      comment:
+        'Configuration and storage (Kysely, migrations, group commit) serve the domain; they must not ' +
+        'know about domain modules, HTTP or real time, or a schema change would ripple upwards.',
+      severity: 'error',
+      from: { path: '^src/(config|storage)/' },
+      to: SRC_OTHER_THAN('lib', 'errors', 'config', 'storage'),
+    },
+    {
+      name: 'http-knows-no-domain',
+      comment:
+        'http/ is the HTTP plumbing every surface shares (envelope, error mapping, validation, docs, ' +
+        'metrics); it knows no domain module, API family or real-time code, so what it needs from them ' +
+        'is passed in (e.g. metrics take a small meter interface, not the delivery worker).',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: SRC_OTHER_THAN('lib', 'errors', 'http'),
+    },
+    {
+      name: 'hub-interface-below-domain',
+      comment:
+        'The domain publishes through the Hub interface in realtime/hub.ts, so that file must sit below ' +
+        'the domain: it may import lib/ and errors/ only (never the domain, Redis code or the gateway).',
+      severity: 'error',
+      from: { path: '^src/realtime/hub\\.ts$' },
+      to: SRC_OTHER_THAN('lib', 'errors'),
+    },
+    {
+      name: 'domain-below-transports',
+      comment:
+        'Rules and queries must run without a transport (HTTP, sockets, Redis): the domain may import ' +
+        'lower layers, other domain modules, and the Hub interface (realtime/hub.ts), nothing of http/, ' +
+        'api/, the rest of realtime/ or the composition root.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/', pathNot: ['^src/(lib|errors|config|storage|domain)/', '^src/realtime/hub\\.ts$'] },
+    },
+    {
+      name: 'no-transport-packages-below-the-surfaces',
+      comment:
+        'Fastify, ws and ioredis are transport details: the domain and the layers under it take what ' +
+        'they need (a logger, a hub) as small interfaces, so they run and test without them. This ' +
+        'counts type imports too (e.g. FastifyBaseLogger). Redis connections are opened in one place, ' +
+        'storage/redis.ts (Redis is a store, as the database is), and handed to what uses them.',
+      severity: 'error',
+      from: {
+        path: ['^src/(lib|errors|config|storage|domain)/', '^src/realtime/hub\\.ts$'],
+        pathNot: '^src/storage/redis\\.ts$',
+      },
+      to: { path: '^node_modules/(fastify|@fastify/[^/]+|ws|ioredis)/' },
+    },
+    {
+      name: 'api-families-are-independent',
+      comment:
+        'Each api/<family> is a thin surface over the domain; one family importing another ties two URL ' +
+        'surfaces together. What several families share (schemas, bearer/cookie auth helpers) lives in ' +
+        'api/shared/, which imports no family itself.',
+      severity: 'error',
+      from: { path: '^src/api/([^/]+)/' },
+      to: { path: '^src/api/', pathNot: '^src/api/($1|shared)/' },
+    },
+    {
+      name: 'api-not-into-realtime',
+      comment:
+        'The API families and the /connect gateway are sibling surfaces: an API family may use the Hub ' +
+        'interface, not the gateway, presence or the Redis hub (those are handed in where the app is built).',
+      severity: 'error',
+      from: { path: '^src/api/' },
+      to: { path: '^src/realtime/', pathNot: '^src/realtime/hub\\.ts$' },
+    },
+    {
+      name: 'realtime-not-into-api-families',
+      comment:
+        'The /connect gateway is a surface beside the API families, not on top of them: what both need ' +
+        '(auth helpers, message schemas, the agent cookie name) lives in api/shared/ or lower.',
+      severity: 'error',
+      from: { path: '^src/realtime/' },
+      to: { path: '^src/api/', pathNot: '^src/api/shared/' },
+    },
+    {
+      name: 'composition-root-on-top',
+      comment:
+        'app.ts, services.ts, main.ts and cli/ wire everything together; a module below importing them ' +
+        'would pull in the whole application and close a cycle.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/(app|services|main)\\.ts$', '^src/cli/'] },
+      to: { path: ['^src/(app|services|main)\\.ts$', '^src/cli/'] },
+    },
+    {
+      name: 'server-imports-no-other-tree',
+      comment:
+        'src/ is what ships as the server: it must not import the console (served as built files), ' +
+        'tests, benchmarks or examples. (test/ itself may import anything, so it is not cruised.)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(console|test|bench|examples)/' },
+    },
+    {
+      name: 'imports-resolve',
+      comment: 'An import the cruiser cannot resolve is one no rule above can check.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // swc parses TypeScript here: dependency-cruiser's tsc parser needs TypeScript's JS API (< 7).
+    parser: 'swc',
+    doNotFollow: { path: '^node_modules/' },
+  },
+}

@@ -1,0 +1,224 @@
+import type { Kysely, Selectable } from 'kysely'
+import { AppError } from '../../errors/app-error.js'
+import type { Clock } from '../../lib/clock.js'
+import { newID } from '../../lib/ids.js'
+import type { Hub } from '../../realtime/hub.js'
+import type { Database } from '../../storage/database.js'
+import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
+import type { Message } from '../messages/message.js'
+import { checkContent, type MessageContent, MessageType } from '../messages/message-types.js'
+import type { MessagesService } from '../messages/messages.service.js'
+import type { Repositories } from '../repositories.js'
+import type { RoomsService } from '../rooms/rooms.service.js'
+import { type CaseStatus, type ClosedBy, canMove, caseIs, toCase } from './case.js'
+
+export type Trx = Kysely<Schema>
+export type CaseRow = Selectable<CasesTable>
+type MessageRow = Selectable<MessagesTable>
+
+/** What one change of a case did: announced after its transaction commits. */
+export interface Outcome {
+  row?: CaseRow | undefined
+  /** The case before the change's first step: whoever followed it then hears of the change too. */
+  before?: CaseRow | undefined
+  messages: MessageRow[]
+  changed: boolean
+}
+
+/** A change that changed nothing (a retry, or a step the case is already past). */
+export const unchanged = (row: CaseRow, messages: MessageRow[] = []): Outcome => ({
+  row,
+  messages,
+  changed: false,
+})
+
+export interface EngineDependencies {
+  database: Database
+  clock: Clock
+  hub: Hub
+  repositories: Pick<Repositories, 'cases' | 'messages' | 'deliveries' | 'agents'>
+  rooms: RoomsService
+  messages: MessagesService
+}
+
+const SYSTEM = 'system'
+export const caseNotFound = () => new AppError('notFound', 'case not found')
+export const caseClosed = () => caseIs('closed')
+
+/**
+ * Runs changes of support cases (DESIGN §7, §8): every change to one case is one transaction, run
+ * one at a time per case (in order of arrival here; a row lock orders them across instances);
+ * status changes follow the state table and leave a system message; after the commit the new
+ * messages go to the room and `case/update` to everyone following the case.
+ */
+export class CaseEngine {
+  private readonly queues = new Map<string, Promise<unknown>>()
+
+  constructor(private readonly deps: EngineDependencies) {}
+
+  /** Runs one change of a case (after the case's earlier ones, in one transaction) and announces it. */
+  async change(
+    caseID: string,
+    work: (trx: Trx, now: number) => Promise<Outcome>,
+    exceptSessionID?: string,
+  ): Promise<{ outcome: Outcome; messages: Message[] }> {
+    const outcome = await this.serialised(caseID, () =>
+      this.deps.database.transaction((trx) => work(trx, this.deps.clock.now())),
+    )
+    return { outcome, messages: await this.announce(outcome, exceptSessionID) }
+  }
+
+  /**
+   * A message in a case by `senderID`, if `allowed` (given the locked case) does not throw: the
+   * message stored, or for a retry (the same sender and localID) the one stored before, announced
+   * again (the first announcement may have died with its instance; clients drop repeats by messageID).
+   */
+  async send(
+    caseID: string,
+    find: (trx: Trx) => Promise<CaseRow>,
+    message: { senderID: string; localID: string; content: MessageContent },
+    exceptSessionID?: string,
+  ): Promise<Message> {
+    const content = checkContent(message.content)
+    const { messages } = await this.change(
+      caseID,
+      async (trx, now) => {
+        const row = await find(trx)
+        const stored = await this.store(trx, row, message.senderID, message.localID, content, now)
+        return unchanged(row, stored ? [stored] : [])
+      },
+      exceptSessionID,
+    )
+    return messages[0] as Message
+  }
+
+  /** Moves the case (only along the state table) and records why in a system message. */
+  async transition(
+    trx: Trx,
+    row: CaseRow,
+    to: CaseStatus,
+    now: number,
+    step: { changes: Partial<CaseRow>; action: string; text: string },
+  ): Promise<Outcome> {
+    const from = row.status as CaseStatus
+    if (!canMove(from, to)) throw caseIs(from)
+    const { cases, deliveries } = this.deps.repositories
+    const moved = await cases.moveCase(trx, row.id, from, { ...step.changes, status: to, updated: now })
+    if (!moved) throw new AppError('conflict', 'case changed meanwhile; try again')
+    // Whatever the chatbot has not received yet, it will not need.
+    if (from === 'bot') await deliveries.abandonPending(trx, row.id, now)
+    const message = await this.systemMessage(trx, moved, step.action, step.text, now)
+    return { row: moved, before: row, messages: [message].filter(isDefined), changed: true }
+  }
+
+  /** Closes the case, by whom; closing a closed case changes nothing. */
+  close(trx: Trx, row: CaseRow, closedBy: ClosedBy, now: number): Promise<Outcome> {
+    if (row.status === 'closed') return Promise.resolve(unchanged(row))
+    return this.transition(trx, row, 'closed', now, {
+      changes: { closed_time: now, closed_by: closedBy },
+      action: 'case/close',
+      text: `The case was closed by the ${closedBy === 'user' ? 'visitor' : closedBy}`,
+    })
+  }
+
+  systemMessage(trx: Trx, row: CaseRow, action: string, text: string, now: number) {
+    const content = {
+      type: MessageType.system,
+      body: text,
+      data: { action, caseID: row.id, status: row.status },
+    }
+    return this.deps.repositories.messages.storeMessage(trx, {
+      roomID: row.room_id,
+      senderID: SYSTEM,
+      localID: newID(),
+      ...content,
+      now,
+    })
+  }
+
+  /**
+   * Stores a message in the case's room; a retry (the same sender and localID) gives the message
+   * stored before. A visitor's message to a chatbot's case is queued for delivery to it.
+   */
+  async store(
+    trx: Trx,
+    row: CaseRow,
+    senderID: string,
+    localID: string,
+    content: MessageContent,
+    now: number,
+  ) {
+    const { messages, deliveries } = this.deps.repositories
+    const message = await messages.storeMessage(trx, {
+      roomID: row.room_id,
+      senderID,
+      localID,
+      ...content,
+      now,
+    })
+    if (!message) return messages.findBySenderLocalID(trx, senderID, localID, row.room_id)
+    if (senderID === row.user_id && row.status === 'bot' && row.chatbot_id) {
+      await deliveries.recordDelivery(trx, {
+        caseID: row.id,
+        chatbotID: row.chatbot_id,
+        messageID: message.id,
+        seq: message.created,
+        now,
+      })
+    }
+    return message
+  }
+
+  /** Runs `work` after the case's earlier changes (in order of arrival in this process). */
+  private serialised<T>(caseID: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(caseID) ?? Promise.resolve()
+    const next = previous.catch(() => {}).then(work)
+    this.queues.set(caseID, next)
+    void next
+      .finally(() => {
+        if (this.queues.get(caseID) === next) this.queues.delete(caseID)
+      })
+      .catch(() => {})
+    return next
+  }
+
+  /**
+   * The agents who hear of a case on /connect (as `agent:<id>`): its agent while assigned; while
+   * it waits, every agent of its topic and every admin (a topic nobody works has a queue too), so
+   * queues update live.
+   */
+  private async agentsFollowing(row: CaseRow): Promise<string[]> {
+    if (row.status === 'queued') {
+      const { agents } = this.deps.repositories
+      const ids = await agents.agentsHearingOfQueue(this.deps.database.db, row.organization_id, row.topic_id)
+      return ids.map((id) => `agent:${id}`)
+    }
+    return row.agent_account_id ? [`agent:${row.agent_account_id}`] : []
+  }
+
+  /** After the commit: the new messages to the room, and `case/update` to everyone in the case. */
+  private async announce(outcome: Outcome, exceptSessionID?: string): Promise<Message[]> {
+    const { row } = outcome
+    if (!row) return []
+    const [access, following, followed] = await Promise.all([
+      this.deps.rooms.snapshot(row.room_id),
+      this.agentsFollowing(row),
+      outcome.before ? this.agentsFollowing(outcome.before) : [],
+    ])
+    // Those who followed the case before the change hear of it too (a queue loses the case it gave).
+    const agents = [...new Set([...following, ...followed])]
+    const messages = await this.deps.messages.announceNew(row.organization_id, access, outcome.messages, {
+      exceptSessionID,
+      alsoUserIDs: agents,
+    })
+    if (outcome.changed) {
+      this.deps.hub.publish(
+        { userIDs: [row.user_id, ...agents] },
+        { eventName: 'case/update', data: toCase(row) },
+      )
+    }
+    return messages
+  }
+}
+
+export const isDefined = <T>(value: T | undefined): value is T => value !== undefined

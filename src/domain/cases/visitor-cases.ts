@@ -1,0 +1,143 @@
+import { AppError } from '../../errors/app-error.js'
+import type { Clock } from '../../lib/clock.js'
+import { newID } from '../../lib/ids.js'
+import type { Database } from '../../storage/database.js'
+import type { ChatbotsService } from '../chatbots/chatbots.service.js'
+import type { Message } from '../messages/message.js'
+import { checkContent, type MessageContent, MessageType } from '../messages/message-types.js'
+import type { OrganizationsService } from '../organizations/organizations.service.js'
+import type { Repositories } from '../repositories.js'
+import { RoomType } from '../rooms/room.js'
+import type { ClientIdentity } from '../sessions/access-tokens.js'
+import type { TopicsService } from '../topics/topics.service.js'
+import type { Assignment } from './assignment.js'
+import { type Case, newCaseID, toCase } from './case.js'
+import {
+  type CaseEngine,
+  type CaseRow,
+  caseClosed,
+  caseNotFound,
+  isDefined,
+  type Trx,
+} from './case-engine.js'
+
+export interface VisitorCasesDependencies {
+  database: Database
+  clock: Clock
+  engine: CaseEngine
+  assignment: Assignment
+  repositories: Pick<Repositories, 'cases' | 'chatbots' | 'rooms'>
+  topics: TopicsService
+  chatbots: ChatbotsService
+  organizations: OrganizationsService
+}
+
+/** The visitor's side of support cases (DESIGN §7): open, read, write in and close their own cases. */
+export class VisitorCases {
+  constructor(private readonly deps: VisitorCasesDependencies) {}
+
+  /** A new case with the visitor's first message: to the active chatbot, else to an agent's queue. */
+  async create(
+    client: ClientIdentity,
+    input: { topicID?: number | undefined; message: string },
+  ): Promise<Case> {
+    const { organizations, topics, chatbots, engine } = this.deps
+    const content = checkContent({ type: MessageType.text, body: input.message, data: {} })
+    const [maxOpen, topic, chatbot] = await Promise.all([
+      organizations.maxOpenCases(client.organizationID),
+      topics.resolve(client.organizationID, input.topicID),
+      chatbots.active(client.organizationID),
+    ])
+    const now = this.deps.clock.now()
+    const row: CaseRow = {
+      id: newCaseID(),
+      organization_id: client.organizationID,
+      user_id: client.userID,
+      topic_id: topic.topicID,
+      status: chatbot ? 'bot' : 'queued',
+      chatbot_id: chatbot?.chatbotID ?? null,
+      agent_account_id: null,
+      room_id: newID(),
+      first_message: content.body,
+      handover_summary: '',
+      created: now,
+      updated: now,
+      closed_time: null,
+      closed_by: null,
+    }
+    // Nothing else knows the case yet: the engine is here for the transaction and the announcement.
+    const { outcome } = await engine.change(row.id, async (trx) => {
+      await this.insert(trx, client, row, maxOpen)
+      const opened = await engine.systemMessage(trx, row, 'case/create', `Case ${row.id} opened`, now)
+      const first = await engine.store(trx, row, client.userID, newID(), content, now)
+      const messages = [opened, first].filter(isDefined)
+      return this.deps.assignment.assignIfPossible(trx, { row, messages, changed: true }, now)
+    })
+    return toCase(outcome.row as CaseRow)
+  }
+
+  async list(client: ClientIdentity): Promise<Case[]> {
+    return (await this.deps.repositories.cases.listCasesOfUser(this.deps.database.db, client.userID)).map(
+      toCase,
+    )
+  }
+
+  async get(client: ClientIdentity, caseID: string): Promise<Case> {
+    return toCase(await this.ownCase(this.deps.database.db, client, caseID))
+  }
+
+  /** A visitor's message in their case; while a chatbot has the case, it is queued for delivery. */
+  send(
+    client: ClientIdentity,
+    caseID: string,
+    input: { localID: string; content: MessageContent },
+  ): Promise<Message> {
+    const find = async (trx: Trx) => {
+      const row = await this.ownCase(trx, client, caseID, { lock: true })
+      if (row.status === 'closed') throw caseClosed()
+      return row
+    }
+    return this.deps.engine.send(caseID, find, { senderID: client.userID, ...input }, client.sessionID)
+  }
+
+  /** The visitor closes their case (closing a closed case changes nothing). */
+  async close(client: ClientIdentity, caseID: string): Promise<Case> {
+    const { outcome } = await this.deps.engine.change(caseID, async (trx, now) => {
+      const row = await this.ownCase(trx, client, caseID, { lock: true })
+      return this.deps.engine.close(trx, row, 'user', now)
+    })
+    return toCase(outcome.row as CaseRow)
+  }
+
+  /**
+   * Inserts the case with its room, under the visitor's lock (so two at once cannot both pass the
+   * limit of open cases), for the chatbot active now.
+   */
+  private async insert(trx: Trx, client: ClientIdentity, row: CaseRow, maxOpen: number): Promise<void> {
+    const { cases, chatbots, rooms } = this.deps.repositories
+    await cases.lockVisitor(trx, client.userID, this.deps.database.dialect)
+    // Again here, locked: a chatbot deactivated meanwhile must not get the case.
+    const current = await chatbots.findActiveChatbot(trx, client.organizationID, { lock: true })
+    row.status = current ? 'bot' : 'queued'
+    row.chatbot_id = current?.id ?? null
+    if ((await cases.countOpenCases(trx, client.organizationID, client.userID)) >= maxOpen) {
+      throw new AppError('conflict', 'too many open cases')
+    }
+    const room = {
+      id: row.room_id,
+      organization_id: row.organization_id,
+      name: `Case ${row.id}`,
+      image_url: '',
+    }
+    await rooms.insertRoom(trx, { ...room, type: RoomType.case, created: row.created, updated: row.created })
+    await rooms.addParticipants(trx, row.room_id, [client.userID], row.created)
+    await cases.insertCase(trx, row)
+  }
+
+  private async ownCase(db: Trx, client: ClientIdentity, caseID: string, { lock = false } = {}) {
+    const row = await this.deps.repositories.cases.findCase(db, caseID, { lock })
+    if (!row || row.user_id !== client.userID || row.organization_id !== client.organizationID)
+      throw caseNotFound()
+    return row
+  }
+}

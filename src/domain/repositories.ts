@@ -1,0 +1,48 @@
+import * as agents from './agents/agents.repository.js'
+import * as cases from './cases/cases.repository.js'
+import * as chatbots from './chatbots/chatbots.repository.js'
+import * as deliveries from './delivery/deliveries.repository.js'
+import * as messages from './messages/messages.repository.js'
+import * as organizations from './organizations/organizations.repository.js'
+import * as rooms from './rooms/rooms.repository.js'
+import * as serverKeys from './server-keys/server-keys.repository.js'
+import * as sessions from './sessions/sessions.repository.js'
+import * as tickets from './tickets/tickets.repository.js'
+import * as topics from './topics/topics.repository.js'
+import * as users from './users/users.repository.js'
+
+/**
+ * Every module's queries (its `*.repository.ts`: functions of a database handle or transaction),
+ * as the interfaces services are given: a service names the few it uses (`Pick<Repositories, …>`),
+ * and a test may hand it wrapped ones (counting, failing, slow) around the real database.
+ */
+export interface Repositories {
+  agents: typeof agents
+  cases: typeof cases
+  chatbots: typeof chatbots
+  deliveries: typeof deliveries
+  messages: typeof messages
+  organizations: typeof organizations
+  rooms: typeof rooms
+  serverKeys: typeof serverKeys
+  sessions: typeof sessions
+  tickets: typeof tickets
+  topics: typeof topics
+  users: typeof users
+}
+
+/** The real queries, over Kysely. */
+export const repositories: Repositories = {
+  agents,
+  cases,
+  chatbots,
+  deliveries,
+  messages,
+  organizations,
+  rooms,
+  serverKeys,
+  sessions,
+  tickets,
+  topics,
+  users,
+}
