@@ -13,8 +13,10 @@ import { openDatabase } from '../src/storage/database.js'
 // edited, and a copy in git could be stale.
 
 const OUTPUT = 'console/src/openapi.generated.ts'
+// Its first line is also the reason `npm run check:sizes` asks of a file this long.
 const HEADER =
-  '// Generated from the OpenAPI document by `npm run api-types` (scripts/api-types.ts): do not edit.\n\n'
+  '// Long file: generated from the OpenAPI document by `npm run api-types` (scripts/api-types.ts); ' +
+  'do not edit.\n\n'
 
 /** The OpenAPI document, from the app built without listening, on a throwaway SQLite database. */
 async function openAPIDocument(): Promise<OpenAPI3> {
