@@ -5,9 +5,11 @@
 //   2. errors/                   AppError and its kinds
 //   3. config/, storage/
 //   4. domain/<module>/          rules and queries (a module may import other domain modules)
-//   5. api/<family>/, realtime/  the surfaces: the HTTP families (each on its own, sharing only
-//                                api/shared/), the /connect gateway, the hubs and presence
-//   6. app.ts, services.ts, main.ts, cli/: the composition root
+//   5. contract/                 what the surfaces share: response schemas (each checked against its
+//                                domain type), requests the chat API and /connect both take, client auth
+//   6. api/<family>/, realtime/  the surfaces: the HTTP families (each on its own), the /connect
+//                                gateway, the hubs and presence
+//   7. app.ts, services.ts, main.ts, cli/: the composition root
 // Two modules stand off that ladder: http/ (HTTP plumbing the surfaces share: envelope, error mapping,
 // validation, docs, metrics) knows only lib/ and errors/, and the domain may not import it;
 // realtime/hub.ts (the Hub interface the domain publishes through) also knows only lib/ and errors/,
@@ -105,11 +107,11 @@ module.exports = {
       name: 'api-families-are-independent',
       comment:
         'Each api/<family> is a thin surface over the domain; one family importing another ties two URL ' +
-        'surfaces together. What several families share (schemas, bearer/cookie auth helpers) lives in ' +
-        'api/shared/, which imports no family itself.',
+        'surfaces together. What several families share lives below them: schemas and client auth in ' +
+        'contract/, reading credentials in http/.',
       severity: 'error',
       from: { path: '^src/api/([^/]+)/' },
-      to: { path: '^src/api/', pathNot: '^src/api/($1|shared)/' },
+      to: { path: '^src/api/', pathNot: '^src/api/$1/' },
     },
     {
       name: 'api-not-into-realtime',
@@ -124,10 +126,19 @@ module.exports = {
       name: 'realtime-not-into-api-families',
       comment:
         'The /connect gateway is a surface beside the API families, not on top of them: what both need ' +
-        '(auth helpers, message schemas, the agent cookie name) lives in api/shared/ or lower.',
+        '(message schemas in contract/, reading credentials and the agent cookie name in http/) lives lower.',
       severity: 'error',
       from: { path: '^src/realtime/' },
-      to: { path: '^src/api/', pathNot: '^src/api/shared/' },
+      to: { path: '^src/api/' },
+    },
+    {
+      name: 'contract-below-the-surfaces',
+      comment:
+        'contract/ is what the API families and the /connect gateway share (schemas, client auth); ' +
+        'importing one of them would tie every surface to it.',
+      severity: 'error',
+      from: { path: '^src/contract/' },
+      to: { path: '^src/(api|realtime)/' },
     },
     {
       name: 'composition-root-on-top',

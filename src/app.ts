@@ -19,6 +19,7 @@ import { useDocs } from './http/docs.js'
 import { ErrorFormats, useErrorMapping } from './http/errors.js'
 import { loggerOptions } from './http/logging.js'
 import { useMetrics } from './http/metrics.js'
+import { useResponseSchemas } from './http/serialization.js'
 import { useZodSchemas } from './http/validation.js'
 import { type Clock, systemClock } from './lib/clock.js'
 import { DestinationPolicy } from './lib/destinations.js'
@@ -132,6 +133,7 @@ export async function buildApp(options: AppOptions) {
   useErrorMapping(app, errorFormats)
   useJSONBodies(app)
   useZodSchemas(app)
+  useResponseSchemas(app)
   await useCORS(app, config.corsOrigins)
 
   await app.register(opsAPI)

@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { Ajv2020 } from 'ajv/dist/2020.js'
+import type { FastifyInstance } from 'fastify'
 import { describe, expect, test } from 'vitest'
 import { send, useServer } from './support/app.js'
 
@@ -15,6 +16,28 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const WEBHOOK = '/api/visitor/v1/webhook/chatbot/custom/{organizationID}/{chatbotID}'
 /** Operations anyone may call: they say so with `security: []`. */
 const PUBLIC = ['get /healthz', 'get /readyz', 'get /metrics', 'post /api/agent/v1/auth/login']
+
+/** Answers in plain text (the webhook's, the metrics); every other documented route answers JSON. */
+const TEXT = [`POST ${WEBHOOK}`, 'GET /metrics']
+/** Routes left out of the document: the console's pages and files, and the docs themselves. */
+const UNDOCUMENTED = /^GET \/(console(\/.*)?|docs(\/.*)?)?$/
+
+/** Every route the app holds, as `METHOD /path` (HEAD and CORS preflights aside), read off printRoutes. */
+function routesOf(app: FastifyInstance): string[] {
+  const routes: string[] = []
+  const path: string[] = []
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    // `│   ├── segment (GET, HEAD)`: four characters of indentation per level.
+    const [, indent = '', segment = '', methods] =
+      /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line) ?? []
+    if (!segment) continue
+    path.length = indent.length / 4
+    path.push(segment)
+    for (const method of methods?.split(', ') ?? [])
+      if (method !== 'HEAD' && method !== 'OPTIONS') routes.push(`${method} ${path.join('')}`)
+  }
+  return routes
+}
 
 function operationsOf(doc: Document): [string, Operation][] {
   return Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
@@ -92,6 +115,24 @@ describe('the OpenAPI document at /docs/json', () => {
     expect(security('/api/agent/v1/auth/get_session')).toEqual([{ agentToken: [] }, { agentSession: [] }])
     expect(security('/api/agent/v1/admin/chatbot/create')).toEqual(security('/api/agent/v1/case/take'))
     expect(security(WEBHOOK)).toEqual([{ secretKey: [] }])
+  })
+
+  test('every route that answers JSON declares its 200 answer, which serialises it', async () => {
+    const doc = await fetchDocument()
+    const routes = routesOf(server().app)
+    expect(routes).toContain('POST /v1/chat/message/send')
+    for (const route of routes) {
+      const [method = '', url = ''] = route.split(' ')
+      const operation = doc.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()]
+      if (!operation) {
+        expect(route, 'a route missing from /docs').toMatch(UNDOCUMENTED)
+        continue
+      }
+      const content = operation.responses['200']?.content ?? {}
+      const json = !TEXT.includes(route.replace(/:(\w+)/g, '{$1}'))
+      expect(Object.keys(content), route).toEqual([json ? 'application/json' : 'text/plain'])
+      if (json) expect(content['application/json'].schema.properties.data, route).toBeDefined()
+    }
   })
 
   test("describes the webhook's plain-text answers and the operations endpoints", async () => {

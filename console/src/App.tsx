@@ -13,7 +13,7 @@ import { ChatbotPage } from './settings/Chatbot'
 import { ChatbotsPage } from './settings/Chatbots'
 import { ServerKeysPage } from './settings/ServerKeys'
 import { TopicsPage } from './settings/Topics'
-import type { Agent, Session } from './types'
+import type { Agent } from './types'
 import { useWorkspace, WorkspaceProvider } from './workspace'
 
 /** The console: the login form until signed in, then the workspace. */
@@ -23,7 +23,7 @@ export function App() {
   const signedOut = useCallback(() => setAgent(null), [])
   useEffect(() => {
     whenSignedOut(signedOut)
-    call<Session>('auth/get_session').then(
+    call('auth/get_session').then(
       (session) => {
         setCSRFToken(session.csrfToken)
         setAgent(session.agentAccount)

@@ -1,3 +1,5 @@
+import type { AgentPath, Answer, Request } from './types'
+
 /** A failed call: the envelope's status, code and message. */
 export class APIError extends Error {
   constructor(
@@ -23,21 +25,25 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler
 }
 
+/** A call's body: optional when the path takes nothing that is required. */
+type Body<P extends AgentPath> =
+  Record<never, never> extends Request<P> ? [body?: Request<P>] : [body: Request<P>]
+
 /** POSTs to the agent API (`/api/agent/v1/<path>`) and answers the envelope's data. */
-export async function call<T>(path: string, body: object = {}): Promise<T> {
+export async function call<P extends AgentPath>(path: P, ...[body]: Body<P>): Promise<Answer<P>> {
   let response: Response
   try {
     response = await fetch(`/api/agent/v1/${path}`, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
-      body: JSON.stringify(body),
+      body: JSON.stringify(body ?? {}),
     })
   } catch {
     throw new APIError(0, 'network', 'Parley cannot be reached. Check your connection and try again.')
   }
   const envelope = (await response.json().catch(() => undefined)) as
-    | { status: number; error: { code: string; message: string }; data: T }
+    | { status: number; error: { code: string; message: string }; data: Answer<P> }
     | undefined
   if (!envelope) throw new APIError(response.status, String(response.status), response.statusText)
   if (envelope.status !== 200) {

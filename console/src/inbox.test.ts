@@ -16,6 +16,7 @@ let clock = 1000
 function aCase(caseID: string, changes: Partial<Case> = {}): Case {
   return {
     caseID,
+    organizationID: 'org',
     userID: `visitor-${caseID}`,
     topicID: 1,
     status: 'queued',

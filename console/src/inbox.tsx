@@ -9,7 +9,7 @@ import {
   useRef,
 } from 'react'
 import { call } from './api'
-import type { Agent, Case, LiveEvent, Message } from './types'
+import type { Agent, Case, CaseStatus, LiveEvent, Message } from './types'
 import { useLiveEvents, useWorkspace } from './workspace'
 
 export type Tab = 'queue' | 'mine' | 'closed'
@@ -21,7 +21,7 @@ export const TABS: { tab: Tab; label: string }[] = [
 export const isTab = (value: string | null): value is Tab => TABS.some(({ tab }) => tab === value)
 
 /** What each tab asks the agent API for. */
-const QUERIES: Record<Tab, { status: string; mine?: boolean; limit: number }> = {
+const QUERIES: Record<Tab, { status: CaseStatus; mine?: boolean; limit: number }> = {
   queue: { status: 'queued', limit: 100 },
   mine: { status: 'assigned', mine: true, limit: 100 },
   closed: { status: 'closed', limit: 30 },
@@ -207,7 +207,7 @@ export function InboxProvider({ children }: { children: ReactNode }) {
     dispatch({ type: 'loading', load })
     try {
       const [queue, mine, closed] = await Promise.all(
-        TABS.map(({ tab }) => call<{ cases: Case[] }>('case/get_list', QUERIES[tab])),
+        TABS.map(({ tab }) => call('case/get_list', QUERIES[tab])),
       )
       dispatch({
         type: 'loaded',
@@ -237,7 +237,7 @@ export function InboxProvider({ children }: { children: ReactNode }) {
   const { closedCursor } = state
   const loadOlderClosed = useCallback(async () => {
     if (!closedCursor) return
-    const { cases } = await call<{ cases: Case[] }>('case/get_list', {
+    const { cases } = await call('case/get_list', {
       ...QUERIES.closed,
       before: closedCursor.created,
       beforeCaseID: closedCursor.caseID,

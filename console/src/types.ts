@@ -1,113 +1,37 @@
-// The shapes of the agent and admin API (see /docs), as the console reads them.
+import type { paths } from './openapi.generated'
 
-export type CaseStatus = 'bot' | 'queued' | 'assigned' | 'closed'
-export type AgentStatus = 'online' | 'away' | 'offline'
-export type Role = 'admin' | 'agent'
+// The agent API's shapes, read off the types generated from the OpenAPI document (`npm run
+// api-types`): a server change the console does not follow fails its type-check.
 
-export interface Case {
-  caseID: string
-  userID: string
-  topicID: number
-  status: CaseStatus
-  chatbotID: string
-  agentAccountID: string
-  roomID: string
-  firstMessage: string
-  created: number
-  updated: number
-  closedTime: number | null
-  closedBy: 'user' | 'agent' | 'chatbot' | 'system' | ''
-  isClosed: boolean
+type AgentAPI = {
+  [P in keyof paths as P extends `/api/agent/v1/${infer Path}` ? Path : never]: paths[P]
 }
-
-export interface Message {
-  messageID: string
-  localID: string
-  roomID: string
-  type: number
-  body: string
-  data: Record<string, unknown>
-  user: { userID: string; fullname: string; userRole: { code: string } }
-  created: number
-  isDeleted: boolean
+/** A path of the agent API, as `call` takes it: `case/take` for /api/agent/v1/case/take. */
+export type AgentPath = keyof AgentAPI
+/** The body of a call to `P`. */
+export type Request<P extends AgentPath> = AgentAPI[P] extends {
+  post: { requestBody: { content: { 'application/json': infer Body } } }
 }
+  ? Body
+  : never
+/** The envelope's `data` in the answer of a call to `P`. */
+export type Answer<P extends AgentPath> =
+  AgentAPI[P]['post']['responses'][200]['content']['application/json']['data']
 
-export interface Agent {
-  agentAccountID: string
-  email: string
-  fullName: string
-  role: Role
-  topics: number[]
-  maxConcurrentCases: number
-  status: AgentStatus
-  /** False while deactivated: cannot sign in, gets no cases. */
-  active: boolean
-  created: number
-  updated: number
-}
+export type Case = Answer<'case/take'>['case']
+export type CaseStatus = Case['status']
+export type Message = Answer<'case/get_by_id'>['messages'][number]
+export type Session = Answer<'auth/get_session'>
+export type Agent = Session['agentAccount']
+export type AgentStatus = Agent['status']
+export type Role = Agent['role']
+export type Team = Answer<'agent/get_team'>
+export type Chatbot = Answer<'admin/chatbot/list'>['chatbots'][number]
+export type ChatbotDetails = Answer<'admin/chatbot/get'>
+export type ServerKey = Answer<'admin/server_key/list'>['serverKeys'][number]
+export type CreatedServerKey = Answer<'admin/server_key/create'>
 
-export interface Topic {
-  topicID: number
-  name: string
-  isDefault?: boolean
-}
-
-export interface Team {
-  topics: Topic[]
-  agents: Pick<Agent, 'agentAccountID' | 'fullName' | 'status' | 'topics' | 'active'>[]
-}
-
-export interface Session {
-  csrfToken: string
-  expiresAt: number
-  agentAccount: Agent
-}
-
-export interface CaseDetail {
-  case: Case
-  handoverSummary: string
-  messages: Message[]
-}
-
-export interface Chatbot {
-  chatbotID: string
-  name: string
-  url: string
-  active: boolean
-  created: number
-  updated: number
-}
-
-export interface ChatbotDetails extends Chatbot {
-  secretKey: string
-  webhookURL: string
-}
-
-export interface ServerKey {
-  serverKeyID: string
-  created: number
-  revoked: boolean
-  revokedTime: number | null
-}
-
-export interface CreatedServerKey {
-  serverKeyID: string
-  serverKeySecret: string
-  serverKey: string
-}
-
-export interface AuditEntry {
-  auditID: string
-  /** '' when the change was made at the CLI. */
-  agentAccountID: string
-  /** Who made it: `agent:<agentAccountID>` or `cli:<OS user>`. */
-  actor: string
-  action: string
-  detail: Record<string, unknown>
-  created: number
-}
-
-/** A `/connect` frame. */
+/** A `/connect` frame (the socket is not in the OpenAPI document). */
 export type LiveEvent =
   | { eventName: 'case/update'; data: Case }
   | { eventName: 'chat/sendMessage' | 'chat/updateMessage'; data: Message }

@@ -57,7 +57,7 @@ export function WorkspaceProvider({
     return () => live.stop()
   }, [live])
   // Colleagues' statuses and new topics come with each (re)connection, and whenever a view asks.
-  const team = useLoad(() => call<Team>('agent/get_team'), [liveEpoch])
+  const team = useLoad(() => call('agent/get_team'), [liveEpoch])
   const value = useMemo<Workspace>(
     () => ({
       me,

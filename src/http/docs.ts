@@ -1,7 +1,8 @@
 import swagger from '@fastify/swagger'
 import swaggerUI from '@fastify/swagger-ui'
 import type { FastifyInstance, RouteOptions } from 'fastify'
-import { toJSONSchema } from './validation.js'
+import { responseJSONSchema } from './serialization.js'
+import { requestJSONSchema } from './validation.js'
 
 // OpenAPI 3.1, not 3.0.3: its Schema Objects are JSON Schema 2020-12, which is what zod emits
 // (numeric exclusiveMinimum, propertyNames of records, type "null", const), so the routes' schemas
@@ -104,12 +105,12 @@ export async function useDocs(app: FastifyInstance, publicURL: string, version: 
         ...schema,
         operationId: schema.operationId ?? operationIdOf(url),
       }
-      for (const part of PARTS) if (schema[part]) converted[part] = toJSONSchema(schema[part])
+      for (const part of PARTS) if (schema[part]) converted[part] = requestJSONSchema(schema[part])
       if (schema.response) {
         converted.response = Object.fromEntries(
           Object.entries(schema.response as Record<string, unknown>).map(([code, s]) => [
             code,
-            toJSONSchema(s),
+            responseJSONSchema(s),
           ]),
         )
       }

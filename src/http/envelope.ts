@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { AppError, ErrorKind } from '../errors/app-error.js'
 
 /** The spec's response envelope (§2.3), used by every JSON endpoint. */
@@ -38,3 +39,35 @@ export function failure(error: AppError): Failure {
   const [status, code] = STATUS[error.kind]
   return { status, error: { code, message: error.message, field: error.field }, data: {} }
 }
+
+// The envelope as route schemas: a route's 200 answer is serialised through successEnvelope(data),
+// and /docs shows both.
+
+const errorObject = z.object({ code: z.string(), message: z.string(), field: z.string() })
+
+export const successEnvelope = <T extends z.ZodType>(data: T) =>
+  z.object({ status: z.literal(200), error: errorObject.describe('Three empty strings on success.'), data })
+
+/** A failure as /docs shows it (the error mapping writes failures itself, see errors.ts). */
+export const errorEnvelope = (
+  description: string,
+  example: { status: number; code: string; message: string; field?: string },
+) =>
+  z
+    .object({ status: z.number().int(), error: errorObject, data: z.object({}) })
+    .describe(description)
+    .meta({
+      examples: [
+        {
+          status: example.status,
+          error: { code: example.code, message: example.message, field: example.field ?? '' },
+          data: {},
+        },
+      ],
+    })
+
+/** A plain-text answer (the webhook's, /metrics'), in OpenAPI's own response shape. */
+export const plainText = (description: string, ...examples: string[]) => ({
+  description,
+  content: { 'text/plain': { schema: { type: 'string', ...(examples.length ? { examples } : {}) } } },
+})

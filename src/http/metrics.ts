@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client'
 import { SECURITY } from './docs.js'
-import { plainText } from './docs-schemas.js'
+import { plainText } from './envelope.js'
 
 /**
  * Prometheus metrics at GET /metrics: the process's defaults and the delivery outbox's (the

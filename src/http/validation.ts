@@ -4,14 +4,17 @@ import { AppError, BODY_NOT_OBJECT, paramError } from '../errors/app-error.js'
 import { holdsOnlyText } from '../lib/formats.js'
 import { fieldCodeOf } from './params.js'
 
-// Route schemas are zod schemas: zod validates requests (with the spec's messages), and the same
-// schemas become the JSON Schema of /docs. Responses are serialised with JSON.stringify; their
-// schemas are documentation only.
+// Route schemas are zod schemas: zod validates requests (with the spec's messages), responses are
+// serialised through theirs (see serialization.ts), and the same schemas become the JSON Schema of
+// /docs.
 
-/** Lets handlers see `request.body` as the zod schema's output type. */
+/**
+ * Lets handlers see `request.body` as the zod schema's output type, and makes them return what the
+ * response schema outputs: the side of it that is serialised (and documented).
+ */
 export interface ZodTypeProvider extends FastifyTypeProvider {
   validator: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown
-  serializer: this['schema'] extends z.ZodType ? z.input<this['schema']> : unknown
+  serializer: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -69,11 +72,13 @@ export function useZodSchemas(app: FastifyInstance): void {
       return check(zodSchema, { ...(data as Record<string, unknown>) })
     }
   })
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
 }
 
-/** Turns a route's zod schemas into JSON Schema for the OpenAPI document. */
-export function toJSONSchema(schema: unknown): unknown {
+/**
+ * A request part's zod schema as JSON Schema for the OpenAPI document: its input side, what a
+ * caller sends (the output of a transform, such as a default filled in, is the handler's business).
+ */
+export function requestJSONSchema(schema: unknown): unknown {
   if (!(schema instanceof z.ZodType)) return schema
   const { $schema: _, ...jsonSchema } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })
   // zod leaves out the examples of a schema with transforms inside when converting its input side.

@@ -3,7 +3,7 @@ import { Link, useRoute } from 'wouter'
 import { call } from '../api'
 import { useAction } from '../hooks'
 import { useInbox } from '../inbox'
-import type { Agent, AgentStatus } from '../types'
+import type { AgentStatus } from '../types'
 import { useWorkspace } from '../workspace'
 import { StatusDot } from './ui'
 
@@ -87,7 +87,7 @@ function MeCard() {
   const { me, setMe, signOut } = useWorkspace()
   const { pending, run } = useAction()
   const setStatus = async (status: AgentStatus) => {
-    const answer = await run(() => call<{ agentAccount: Agent }>('agent/set_status', { status }))
+    const answer = await run(() => call('agent/set_status', { status }))
     if (answer) setMe(answer.agentAccount)
   }
   // The status has a row of its own: beside "Sign out" its longest choice did not fit the sidebar.

@@ -6,7 +6,7 @@ import { duration, fullTime, when } from '../format'
 import { useAction, useLoad, useNow } from '../hooks'
 import { tabOf, useInbox } from '../inbox'
 import { useShortcut } from '../keyboard'
-import type { Case, CaseDetail, LiveEvent, Message } from '../types'
+import type { Case, LiveEvent, Message } from '../types'
 import { useLiveEvents, useNames, useWorkspace } from '../workspace'
 import { Transcript } from './Transcript'
 import { passOnChoices, TransferButton } from './TransferDialog'
@@ -23,7 +23,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
   const { me, liveEpoch } = useWorkspace()
   const inbox = useInbox()
   // Reloaded after a reconnection: messages of the gap were not sent to this page.
-  const detail = useLoad(() => call<CaseDetail>('case/get_by_id', { id: caseID }), [caseID, liveEpoch])
+  const detail = useLoad(() => call('case/get_by_id', { id: caseID }), [caseID, liveEpoch])
   // What the socket tells counts as much as what a load answers, also while the load is under
   // way (its answer may be older): messages merge by ID, and the newest state of the case wins.
   const [messages, setMessages] = useState<Message[]>([])
@@ -147,7 +147,7 @@ function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) 
   const { me } = useWorkspace()
   const { pending, error, run } = useAction()
   const take = useCallback(async () => {
-    const answer = await run(() => call<{ case: Case }>('case/take', { id: item.caseID }))
+    const answer = await run(() => call('case/take', { id: item.caseID }))
     if (answer) onChanged(answer.case)
   }, [item.caseID, onChanged, run])
   useShortcut('t', item.status === 'queued' ? take : undefined)
@@ -210,7 +210,7 @@ function Composer({
     const body = text.trim()
     if (!body || sending.pending) return
     const answer = await sending.run(() =>
-      call<{ message: Message }>('case/send_message', {
+      call('case/send_message', {
         id: caseID,
         localID,
         messageType: 'text',
@@ -228,7 +228,7 @@ function Composer({
   }
   const close = async () => {
     if (!window.confirm('Close this case? The visitor is told it is closed.')) return
-    const answer = await closing.run(() => call<{ case: Case }>('case/close', { id: caseID }))
+    const answer = await closing.run(() => call('case/close', { id: caseID }))
     if (answer) onChanged(answer.case)
   }
   return (

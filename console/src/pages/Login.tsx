@@ -11,7 +11,7 @@ export function Login({ onSignedIn }: { onSignedIn: (session: Session) => void }
   const { pending, error, run } = useAction()
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    const session = await run(() => call<Session>('auth/login', { email, password }))
+    const session = await run(() => call('auth/login', { email, password }))
     if (!session) return
     setCSRFToken(session.csrfToken)
     onSignedIn(session)

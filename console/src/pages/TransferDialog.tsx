@@ -81,10 +81,10 @@ function TransferDialog({
     event.preventDefault()
     const answer = await run(() =>
       kind === 'topic'
-        ? call<{ case: Case }>('case/transfer', { id: item.caseID, topicID: Number(id) })
+        ? call('case/transfer', { id: item.caseID, topicID: Number(id) })
         : choices.toColleague === 'assign'
-          ? call<{ case: Case }>('case/assign', { id: item.caseID, agentAccountID: id })
-          : call<{ case: Case }>('case/transfer', { id: item.caseID, agentAccountID: id }),
+          ? call('case/assign', { id: item.caseID, agentAccountID: id })
+          : call('case/transfer', { id: item.caseID, agentAccountID: id }),
     )
     if (!answer) return
     onChanged(answer.case)

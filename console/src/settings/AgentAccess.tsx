@@ -57,7 +57,7 @@ function DeactivateForm({ agent, onClose, onDone }: FormProps & { agent: Agent }
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     const answer = await deactivating.run(() =>
-      call<Agent>('admin/agent/deactivate', { agentAccountID: agent.agentAccountID }),
+      call('admin/agent/deactivate', { agentAccountID: agent.agentAccountID }),
     )
     if (answer) await onDone()
   }

@@ -11,7 +11,7 @@ const asRole = (value: string): Role => (value === 'admin' ? 'admin' : 'agent')
 
 /** Agents: who answers cases, which topics, how many at once; admins also see these settings. */
 export function AgentsPage() {
-  const agents = useLoad(() => call<{ agents: Agent[] }>('admin/agent/list'), [])
+  const agents = useLoad(() => call('admin/agent/list'), [])
   const { reloadTeam } = useWorkspace()
   const [editing, setEditing] = useState<Agent>()
   const [access, setAccess] = useState<AccessAction>()
@@ -70,7 +70,7 @@ function NewAgentForm({ onCreated }: { onCreated: () => Promise<unknown> }) {
   const create = async (event: FormEvent) => {
     event.preventDefault()
     const agent = await creating.run(() =>
-      call<Agent>('admin/agent/create', {
+      call('admin/agent/create', {
         email,
         fullName,
         role,
@@ -191,7 +191,7 @@ function EditAgentForm({
   const save = async (event: FormEvent) => {
     event.preventDefault()
     const answer = await saving.run(() =>
-      call<Agent>('admin/agent/update', {
+      call('admin/agent/update', {
         agentAccountID: agent.agentAccountID,
         fullName,
         role,

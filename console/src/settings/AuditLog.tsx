@@ -3,12 +3,11 @@ import { call } from '../api'
 import { EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { fullTime, when } from '../format'
 import { useLoad } from '../hooks'
-import type { AuditEntry } from '../types'
 import { useNames } from '../workspace'
 
 /** The audit log: every admin change (never a secret), newest first. */
 export function AuditLogPage() {
-  const log = useLoad(() => call<{ entries: AuditEntry[] }>('admin/audit_log/list', { limit: 200 }), [])
+  const log = useLoad(() => call('admin/audit_log/list', { limit: 200 }), [])
   const names = useNames()
   const entries = log.data?.entries ?? []
   // Phones have no room for a detail column: the detail goes under the action instead.

@@ -9,7 +9,7 @@ import { ActiveChip } from './Chatbots'
 
 /** One chatbot: how it connects (secret key, webhook URL), its settings, activation and key rotation. */
 export function ChatbotPage({ chatbotID }: { chatbotID: string }) {
-  const chatbot = useLoad(() => call<ChatbotDetails>('admin/chatbot/get', { chatbotID }), [chatbotID])
+  const chatbot = useLoad(() => call('admin/chatbot/get', { chatbotID }), [chatbotID])
   const details = chatbot.data
   return (
     <div className="page">
@@ -85,7 +85,7 @@ function EditChatbotForm({
   const save = async (event: FormEvent) => {
     event.preventDefault()
     const answer = await saving.run(() =>
-      call<ChatbotDetails>('admin/chatbot/update', { chatbotID: chatbot.chatbotID, name, url }),
+      call('admin/chatbot/update', { chatbotID: chatbot.chatbotID, name, url }),
     )
     if (answer) onSaved(answer)
   }
@@ -120,7 +120,7 @@ function Activation({
   const changing = useAction()
   const toggle = async () => {
     const path = chatbot.active ? 'admin/chatbot/deactivate' : 'admin/chatbot/activate'
-    const answer = await changing.run(() => call<ChatbotDetails>(path, { chatbotID: chatbot.chatbotID }))
+    const answer = await changing.run(() => call(path, { chatbotID: chatbot.chatbotID }))
     if (answer) onChanged(answer)
   }
   return (
@@ -163,7 +163,7 @@ function RotateSecret({
     )
       return
     const answer = await rotating.run(() =>
-      call<ChatbotDetails>('admin/chatbot/rotate_secret', { chatbotID: chatbot.chatbotID }),
+      call('admin/chatbot/rotate_secret', { chatbotID: chatbot.chatbotID }),
     )
     if (!answer) return
     onRotated(answer)

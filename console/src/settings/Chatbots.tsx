@@ -4,11 +4,11 @@ import { call } from '../api'
 import { EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { fullTime, when } from '../format'
 import { useAction, useLoad } from '../hooks'
-import type { Chatbot, ChatbotDetails } from '../types'
+import type { Chatbot } from '../types'
 
 /** Chatbots: the active one answers new cases first, through webhooks, then hands them to agents. */
 export function ChatbotsPage() {
-  const chatbots = useLoad(() => call<{ chatbots: Chatbot[] }>('admin/chatbot/list'), [])
+  const chatbots = useLoad(() => call('admin/chatbot/list'), [])
   const list = chatbots.data?.chatbots ?? []
   return (
     <div className="page">
@@ -39,7 +39,7 @@ function NewChatbotForm() {
   const creating = useAction()
   const create = async (event: FormEvent) => {
     event.preventDefault()
-    const chatbot = await creating.run(() => call<ChatbotDetails>('admin/chatbot/create', { name, url }))
+    const chatbot = await creating.run(() => call('admin/chatbot/create', { name, url }))
     if (chatbot) navigate(`/settings/chatbots/${chatbot.chatbotID}`)
   }
   return (

@@ -7,12 +7,12 @@ import type { CreatedServerKey, ServerKey } from '../types'
 
 /** Server keys: what the customer's backend authenticates with to request auth tickets. */
 export function ServerKeysPage() {
-  const keys = useLoad(() => call<{ serverKeys: ServerKey[] }>('admin/server_key/list'), [])
+  const keys = useLoad(() => call('admin/server_key/list'), [])
   const [created, setCreated] = useState<CreatedServerKey>()
   const creating = useAction()
   const revoking = useAction()
   const create = async () => {
-    const key = await creating.run(() => call<CreatedServerKey>('admin/server_key/create'))
+    const key = await creating.run(() => call('admin/server_key/create'))
     if (!key) return
     setCreated(key)
     await keys.reload()

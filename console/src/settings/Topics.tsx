@@ -2,18 +2,17 @@ import { type FormEvent, useState } from 'react'
 import { call } from '../api'
 import { EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { useAction, useLoad } from '../hooks'
-import type { Topic } from '../types'
 import { useWorkspace } from '../workspace'
 
 /** Topics: the queues cases wait in, and what agents are skilled for. */
 export function TopicsPage() {
-  const topics = useLoad(() => call<{ topics: Topic[] }>('admin/topic/list'), [])
+  const topics = useLoad(() => call('admin/topic/list'), [])
   const { reloadTeam } = useWorkspace()
   const [name, setName] = useState('')
   const creating = useAction()
   const create = async (event: FormEvent) => {
     event.preventDefault()
-    const topic = await creating.run(() => call<Topic>('admin/topic/create', { name }))
+    const topic = await creating.run(() => call('admin/topic/create', { name }))
     if (!topic) return
     setName('')
     await Promise.all([topics.reload(), reloadTeam()])

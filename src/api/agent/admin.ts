@@ -1,8 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { agentShape } from '../../contract/agents.js'
+import {
+  auditEntryShape,
+  chatbotDetailsShape,
+  chatbotShape,
+  createdServerKeyShape,
+  serverKeyShape,
+  topicShape,
+} from '../../contract/organization.js'
 import { agentActor, requireAdmin } from '../../domain/audit/actor.js'
-import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
-import { success } from '../../http/envelope.js'
+import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import {
   optionalInteger,
   optionalText,
@@ -59,13 +67,13 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
   fastify.addHook('preHandler', async (request) => requireAdmin(agentActor(request.agent)))
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { serverKeys, chatbots, topics, agents, audit } = app.services
-  const describe = <B>(summary: string, body: B) => ({
+  const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
     schema: {
       summary,
       tags: ['admin'],
       body,
       response: {
-        200: successEnvelope(z.unknown()),
+        200: successEnvelope(data),
         403: errorEnvelope('40301: admins only', { status: 403, code: '40301', message: 'admins only' }),
       },
     },
@@ -75,31 +83,41 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
 
   app.post(
     `${PREFIX}/server_key/create`,
-    describe('Create a server key (the secret is shown only here)', nothing),
+    describe('Create a server key (the secret is shown only here)', nothing, createdServerKeyShape),
     async (r) => success(await serverKeys.create(admin(r), org(r))),
   )
-  app.post(`${PREFIX}/server_key/list`, describe('Server keys (never their secrets)', nothing), async (r) =>
-    success({ serverKeys: await serverKeys.list(admin(r), org(r)) }),
+  app.post(
+    `${PREFIX}/server_key/list`,
+    describe('Server keys (never their secrets)', nothing, z.object({ serverKeys: z.array(serverKeyShape) })),
+    async (r) => success({ serverKeys: await serverKeys.list(admin(r), org(r)) }),
   )
-  app.post(`${PREFIX}/server_key/revoke`, describe('Revoke a server key', serverKeyRequest), async (r) => {
-    await serverKeys.revoke(admin(r), r.body.serverKeyID)
-    return success({})
-  })
+  app.post(
+    `${PREFIX}/server_key/revoke`,
+    describe('Revoke a server key', serverKeyRequest, z.object({})),
+    async (r) => {
+      await serverKeys.revoke(admin(r), r.body.serverKeyID)
+      return success({})
+    },
+  )
 
-  app.post(`${PREFIX}/chatbot/create`, describe('Create a chatbot', chatbotCreate), async (r) =>
-    success(await chatbots.create(admin(r), org(r), r.body)),
+  app.post(
+    `${PREFIX}/chatbot/create`,
+    describe('Create a chatbot', chatbotCreate, chatbotDetailsShape),
+    async (r) => success(await chatbots.create(admin(r), org(r), r.body)),
   )
-  app.post(`${PREFIX}/chatbot/list`, describe('Chatbots', nothing), async (r) =>
-    success({ chatbots: await chatbots.list(admin(r), org(r)) }),
+  app.post(
+    `${PREFIX}/chatbot/list`,
+    describe('Chatbots', nothing, z.object({ chatbots: z.array(chatbotShape) })),
+    async (r) => success({ chatbots: await chatbots.list(admin(r), org(r)) }),
   )
   app.post(
     `${PREFIX}/chatbot/get`,
-    describe("A chatbot's details: its secret key and webhook URL", chatbotRequest),
+    describe("A chatbot's details: its secret key and webhook URL", chatbotRequest, chatbotDetailsShape),
     async (r) => success(await chatbots.showSecret(admin(r), r.body.chatbotID)),
   )
   app.post(
     `${PREFIX}/chatbot/update`,
-    describe('Rename a chatbot or change its URL', chatbotUpdate),
+    describe('Rename a chatbot or change its URL', chatbotUpdate, chatbotDetailsShape),
     async (r) =>
       success(await chatbots.update(admin(r), r.body.chatbotID, { name: r.body.name, url: r.body.url })),
   )
@@ -107,24 +125,28 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
     const run = { rotate_secret: 'rotateSecret', activate: 'activate', deactivate: 'deactivate' } as const
     app.post(
       `${PREFIX}/chatbot/${path}`,
-      describe(`Chatbot: ${path.replace('_', ' ')}`, chatbotRequest),
+      describe(`Chatbot: ${path.replace('_', ' ')}`, chatbotRequest, chatbotDetailsShape),
       async (r) => success(await chatbots[run[path]](admin(r), r.body.chatbotID)),
     )
   }
 
-  app.post(`${PREFIX}/topic/create`, describe('Create a topic', named), async (r) =>
+  app.post(`${PREFIX}/topic/create`, describe('Create a topic', named, topicShape), async (r) =>
     success(await topics.create(admin(r), org(r), r.body.name)),
   )
-  app.post(`${PREFIX}/topic/list`, describe('Topics', nothing), async (r) =>
-    success({ topics: await topics.list(org(r)) }),
+  app.post(
+    `${PREFIX}/topic/list`,
+    describe('Topics', nothing, z.object({ topics: z.array(topicShape) })),
+    async (r) => success({ topics: await topics.list(org(r)) }),
   )
 
-  app.post(`${PREFIX}/agent/create`, describe('Create an agent or admin account', agentCreate), async (r) =>
-    success(await agents.create(admin(r), org(r), r.body)),
+  app.post(
+    `${PREFIX}/agent/create`,
+    describe('Create an agent or admin account', agentCreate, agentShape),
+    async (r) => success(await agents.create(admin(r), org(r), r.body)),
   )
   app.post(
     `${PREFIX}/agent/update`,
-    describe("Change an agent's name, role, topics or maximum", agentUpdate),
+    describe("Change an agent's name, role, topics or maximum", agentUpdate, agentShape),
     async (r) => {
       const { agentAccountID, ...changes } = r.body
       return success(
@@ -137,27 +159,35 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
   )
   app.post(
     `${PREFIX}/agent/deactivate`,
-    describe('Deactivate an agent: no sign-in, sessions end, open cases go back to the queue', agentRequest),
+    describe(
+      'Deactivate an agent: no sign-in, sessions end, open cases go back to the queue',
+      agentRequest,
+      agentShape,
+    ),
     async (r) => success(await agents.deactivate(admin(r), r.body.agentAccountID)),
   )
   app.post(
     `${PREFIX}/agent/reactivate`,
-    describe('Let a deactivated agent sign in again', agentRequest),
+    describe('Let a deactivated agent sign in again', agentRequest, agentShape),
     async (r) => success(await agents.reactivate(admin(r), r.body.agentAccountID)),
   )
   app.post(
     `${PREFIX}/agent/set_password`,
-    describe("Set another agent's (temporary) password; their sessions end", passwordSet),
+    describe("Set another agent's (temporary) password; their sessions end", passwordSet, z.object({})),
     async (r) => {
       await agents.setPassword(admin(r), r.body.agentAccountID, r.body.password)
       return success({})
     },
   )
-  app.post(`${PREFIX}/agent/list`, describe('Agents', nothing), async (r) =>
-    success({ agents: await agents.list(org(r)) }),
+  app.post(
+    `${PREFIX}/agent/list`,
+    describe('Agents', nothing, z.object({ agents: z.array(agentShape) })),
+    async (r) => success({ agents: await agents.list(org(r)) }),
   )
 
-  app.post(`${PREFIX}/audit_log/list`, describe('Changes, newest first', auditRequest), async (r) =>
-    success({ entries: await audit.list(admin(r), org(r), r.body.limit) }),
+  app.post(
+    `${PREFIX}/audit_log/list`,
+    describe('Changes, newest first', auditRequest, z.object({ entries: z.array(auditEntryShape) })),
+    async (r) => success({ entries: await audit.list(admin(r), org(r), r.body.limit) }),
   )
 }

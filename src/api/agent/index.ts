@@ -3,12 +3,16 @@ import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import { z } from 'zod'
+import { agentShape } from '../../contract/agents.js'
+import { caseMessage, caseRequest, caseShape } from '../../contract/cases.js'
+import { messageShape } from '../../contract/chat.js'
+import { topicShape } from '../../contract/organization.js'
 import type { AgentSession } from '../../domain/agents/agent-sessions.js'
-import { visitorContent } from '../../domain/cases/case.js'
+import { caseContent } from '../../domain/cases/case.js'
 import { AppError } from '../../errors/app-error.js'
+import { AGENT_COOKIE, readBearer } from '../../http/credentials.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
-import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
-import { success } from '../../http/envelope.js'
+import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import {
   optionalInteger,
   optionalText,
@@ -20,9 +24,6 @@ import {
 import type { ZodTypeProvider } from '../../http/validation.js'
 import type { Clock } from '../../lib/clock.js'
 import { constantTimeEqual, csrfTokenOf, hashSecret } from '../../lib/secrets.js'
-import { readBearer } from '../auth/bearer.js'
-import { messageShape } from '../chat/shapes.js'
-import { caseMessage, caseRequest, caseShape } from '../visitor/index.js'
 import { adminAPI } from './admin.js'
 import { AddressLoginLimit, MemoryCounter, RedisCounter } from './login-limit.js'
 
@@ -40,7 +41,6 @@ declare module 'fastify' {
 }
 
 const PREFIX = '/api/agent/v1'
-export const AGENT_COOKIE = 'parley_agent'
 /**
  * Login attempts per minute, per address and account: enough for typos, too few for guessing.
  * Failed logins per address across accounts have a limit of their own (login-limit.ts).
@@ -77,21 +77,8 @@ const transferRequest = params({
   topicID: optionalInteger({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
 })
 
-const agentShape = z.object({
-  agentAccountID: z.string(),
-  organizationID: z.string(),
-  email: z.string(),
-  fullName: z.string(),
-  role: z.enum(['admin', 'agent']),
-  topics: z.array(z.number().int()),
-  maxConcurrentCases: z.number().int(),
-  status: z.enum(['online', 'away', 'offline']),
-  active: z.boolean(),
-  created: z.number().int(),
-  updated: z.number().int(),
-})
 const teamShape = z.object({
-  topics: z.array(z.object({ topicID: z.number().int(), name: z.string() })),
+  topics: z.array(topicShape.pick({ topicID: true, name: true })),
   agents: z.array(
     agentShape.pick({ agentAccountID: true, fullName: true, status: true, topics: true, active: true }),
   ),
@@ -324,7 +311,7 @@ export async function agentAPI(
         success({
           message: await cases.send(r.agent, r.body.id, {
             localID: r.body.localID,
-            content: visitorContent(r.body),
+            content: caseContent(r.body),
           }),
         }),
     )

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { tokensShape } from '../../contract/chat.js'
+import { requireClient } from '../../contract/client-auth.js'
+import { readBearer } from '../../http/credentials.js'
 import { SECURITY } from '../../http/docs.js'
-import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
-import { success } from '../../http/envelope.js'
-import { tokensShape } from '../chat/shapes.js'
-import { readBearer, requireClient } from './bearer.js'
+import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 
 const unauthorized = errorEnvelope(
   '40101 no Authorization header, 40102 not "Bearer <token>", 40103 unknown, used, expired or revoked',

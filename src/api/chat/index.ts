@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
+import { messageShape, roomRequest, roomShape, sendMessage, userShape } from '../../contract/chat.js'
+import { requireClient } from '../../contract/client-auth.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
-import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
-import { success } from '../../http/envelope.js'
+import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
-import { requireClient } from '../auth/bearer.js'
 import * as body from './schemas.js'
-import { messageShape, roomShape, userShape } from './shapes.js'
 
 const errors = {
   400: errorEnvelope('40002: a parameter failed validation', {
@@ -71,7 +70,7 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   app.post('/v1/client/room/create', describe('Create a group room', body.createRoom, room), async (r) =>
     success({ room: await rooms.createGroup(r.client, r.body) }),
   )
-  app.post('/v1/client/room/get', describe('A room you are in', body.roomRequest, room), async (r) =>
+  app.post('/v1/client/room/get', describe('A room you are in', roomRequest, room), async (r) =>
     success({ room: await rooms.get(r.client, r.body.roomID) }),
   )
   app.post(
@@ -84,18 +83,14 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
     describe('Remove users from a group room', body.participantsRequest, room),
     async (r) => success({ room: await rooms.removeParticipants(r.client, r.body.roomID, r.body.userIDs) }),
   )
-  app.post(
-    '/v1/client/room/leave',
-    describe('Leave a group room', body.roomRequest, z.object({})),
-    async (r) => {
-      await rooms.leave(r.client, r.body.roomID)
-      return success({})
-    },
-  )
+  app.post('/v1/client/room/leave', describe('Leave a group room', roomRequest, z.object({})), async (r) => {
+    await rooms.leave(r.client, r.body.roomID)
+    return success({})
+  })
 
   app.post(
     '/v1/chat/message/send',
-    describe('Send a message (idempotent on localID)', body.sendMessage, z.object({ message: messageShape })),
+    describe('Send a message (idempotent on localID)', sendMessage, z.object({ message: messageShape })),
     async (r) => success({ message: await messages.send(r.client, r.body) }),
   )
   app.post(

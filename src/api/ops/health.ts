@@ -3,8 +3,7 @@ import { sql } from 'kysely'
 import { z } from 'zod'
 import { AppError } from '../../errors/app-error.js'
 import { SECURITY } from '../../http/docs.js'
-import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
-import { success } from '../../http/envelope.js'
+import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 
 const up = successEnvelope(z.object({}))
 

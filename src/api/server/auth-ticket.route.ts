@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
-import { success } from '../../http/envelope.js'
+import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
 import { authTicketRequest } from './auth-ticket.schema.js'
 

@@ -1,25 +1,16 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { visitorContent } from '../../domain/cases/case.js'
+import { caseMessage, caseRequest, caseShape } from '../../contract/cases.js'
+import { messageShape } from '../../contract/chat.js'
+import { requireClient } from '../../contract/client-auth.js'
+import { topicShape } from '../../contract/organization.js'
+import { caseContent } from '../../domain/cases/case.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
-import { errorEnvelope, successEnvelope } from '../../http/docs-schemas.js'
-import { success } from '../../http/envelope.js'
-import { optionalInteger, params, requiredChoice, requiredID, requiredText } from '../../http/params.js'
+import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
+import { optionalInteger, params, requiredText } from '../../http/params.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
-import { requireClient } from '../auth/bearer.js'
-import { messageShape } from '../chat/shapes.js'
 
 const PREFIX = '/api/visitor/v1/client'
-
-const part = (keys: string[]) => (name: string) => {
-  const error = `Param '${name}' must be an object of strings`
-  return z
-    .object(
-      Object.fromEntries(keys.map((key) => [key, z.string({ error }).max(20_000, { error }).optional()])),
-      { error },
-    )
-    .optional()
-}
 
 const createCase = params({
   topicID: optionalInteger({
@@ -30,35 +21,8 @@ const createCase = params({
   }),
   message: requiredText({ max: 20_000, description: "The visitor's first message." }),
 })
-export const caseRequest = params({ id: requiredID('The caseID.') })
-/** A message in a case (the visitor API's, and agents' replies). */
-export const caseMessage = params({
-  id: requiredID('The caseID.'),
-  localID: requiredText({ max: 128 }),
-  messageType: requiredChoice(['text', 'image', 'video', 'file']),
-  text: part(['body']),
-  image: part(['url', 'caption']),
-  video: part(['url', 'caption']),
-  file: part(['url', 'fileName', 'caption']),
-})
 const empty = params({})
 
-export const caseShape = z.object({
-  caseID: z.string(),
-  organizationID: z.string(),
-  userID: z.string(),
-  topicID: z.number().int(),
-  status: z.enum(['bot', 'queued', 'assigned', 'closed']),
-  chatbotID: z.string(),
-  agentAccountID: z.string(),
-  roomID: z.string(),
-  firstMessage: z.string(),
-  created: z.number().int(),
-  updated: z.number().int(),
-  closedTime: z.number().int().nullable(),
-  closedBy: z.enum(['user', 'agent', 'chatbot', 'system', '']),
-  isClosed: z.boolean(),
-})
 const errors = {
   404: errorEnvelope('40401: no such case (or topic) of yours', {
     status: 404,
@@ -92,7 +56,7 @@ export async function visitorAPI(fastify: FastifyInstance): Promise<void> {
     describe(
       'Topics of your organization',
       empty,
-      z.object({ topics: z.array(z.object({ topicID: z.number(), name: z.string() })) }),
+      z.object({ topics: z.array(topicShape.pick({ topicID: true, name: true })) }),
     ),
     async (r) =>
       success({
@@ -119,7 +83,7 @@ export async function visitorAPI(fastify: FastifyInstance): Promise<void> {
       success({
         message: await cases.send(r.client, r.body.id, {
           localID: r.body.localID,
-          content: visitorContent(r.body),
+          content: caseContent(r.body),
         }),
       }),
   )

@@ -7,7 +7,7 @@ import {
   MALFORMED_REQUEST,
 } from '../../errors/app-error.js'
 import { SECURITY } from '../../http/docs.js'
-import { plainText } from '../../http/docs-schemas.js'
+import { plainText } from '../../http/envelope.js'
 import type { ErrorFormat } from '../../http/errors.js'
 import { parseWebhook } from './payload.js'
 

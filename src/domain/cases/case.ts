@@ -86,8 +86,11 @@ export function toCase(row: Selectable<CasesTable>): Case {
   }
 }
 
-/** A visitor's message as the visitor API sends it (`messageType` + one part), in chat terms. */
-export interface VisitorMessage {
+/**
+ * A message written in a case, by its visitor or by an agent, as the visitor and agent APIs take it
+ * (`messageType` + one part).
+ */
+export interface CaseMessage {
   messageType: 'text' | 'image' | 'video' | 'file'
   text?: { body?: string | undefined } | undefined
   image?: { url?: string | undefined; caption?: string | undefined } | undefined
@@ -95,7 +98,8 @@ export interface VisitorMessage {
   file?: { url?: string | undefined; fileName?: string | undefined; caption?: string | undefined } | undefined
 }
 
-export function visitorContent(message: VisitorMessage): {
+/** A case message in chat terms: its type, body and data. */
+export function caseContent(message: CaseMessage): {
   type: number
   body: string
   data: Record<string, unknown>

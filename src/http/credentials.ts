@@ -1,13 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { ClientIdentity } from '../../domain/sessions/access-tokens.js'
-import { AppError } from '../../errors/app-error.js'
+import type { FastifyRequest } from 'fastify'
+import { AppError } from '../errors/app-error.js'
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by requireClient: the user and session of the access token. */
-    client: ClientIdentity
-  }
-}
+// How the surfaces read a credential off a request; which session it names is theirs to ask.
+
+/** The cookie of an agent's console session (the agent API sets it; /connect accepts it). */
+export const AGENT_COOKIE = 'parley_agent'
 
 const BEARER = /^Bearer +(\S+)$/i
 
@@ -28,9 +25,4 @@ export function readBearer(header: string | undefined): string {
 export function authorizationOf(request: FastifyRequest): string | undefined {
   const query = (request.query as Record<string, unknown> | undefined)?.authorization
   return request.headers.authorization ?? (typeof query === 'string' ? query : undefined)
-}
-
-/** onRequest hook of every client endpoint: a valid access token of a live session. */
-export async function requireClient(this: FastifyInstance, request: FastifyRequest): Promise<void> {
-  request.client = await this.services.sessions.authenticate(readBearer(request.headers.authorization))
 }

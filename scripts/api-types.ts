@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import openapiTS, { type OpenAPI3 } from 'openapi-typescript'
+import { buildApp } from '../src/app.js'
+import { loadConfig } from '../src/config/config.js'
+import { openDatabase } from '../src/storage/database.js'
+
+// `npm run api-types` (run by the build and by `npm test` before the console's type-check): the
+// console's API types, generated from the OpenAPI document, so a server change that breaks the
+// console fails the type-check. The file is not checked in (see .gitignore): it is derived, never
+// edited, and a copy in git could be stale.
+
+const OUTPUT = 'console/src/openapi.generated.ts'
+// Its first line is also the reason `npm run check:sizes` asks of a file this long.
+const HEADER =
+  '// Long file: generated from the OpenAPI document by `npm run api-types` (scripts/api-types.ts); ' +
+  'do not edit.\n\n'
+
+/** The OpenAPI document, from the app built without listening, on a throwaway SQLite database. */
+async function openAPIDocument(): Promise<OpenAPI3> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'parley-api-types-'))
+  try {
+    // Only these variables: DATABASE_URL or REDIS_URL in the environment must not be reached.
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
+    const app = await buildApp({
+      config,
+      database: openDatabase(config),
+      masterKey: randomBytes(32),
+      delivery: { autoStart: false },
+    })
+    try {
+      await app.ready()
+      return app.swagger() as OpenAPI3
+    } finally {
+      await app.close()
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+const types = await openapiTS(await openAPIDocument(), { commentHeader: HEADER })
+const current = (() => {
+  try {
+    return readFileSync(OUTPUT, 'utf8')
+  } catch {
+    return undefined
+  }
+})()
+// Written only when it changed: the tests' build runs when a console source is newer than it.
+if (types !== current) writeFileSync(OUTPUT, types)

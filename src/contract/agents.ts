@@ -1,0 +1,20 @@
+import { z } from 'zod'
+import type { Agent } from '../domain/agents/agent.js'
+import { shapeOf } from './shape.js'
+
+/** An agent or admin account (DESIGN §10), as the agent API shows it to agents and admins. */
+export const agentShape = shapeOf<Agent>()(
+  z.object({
+    agentAccountID: z.string(),
+    organizationID: z.string(),
+    email: z.string(),
+    fullName: z.string(),
+    role: z.enum(['admin', 'agent']),
+    topics: z.array(z.number().int()),
+    maxConcurrentCases: z.number().int(),
+    status: z.enum(['online', 'away', 'offline']),
+    active: z.boolean().describe('False while deactivated: cannot sign in, gets no cases.'),
+    created: z.number().int(),
+    updated: z.number().int(),
+  }),
+)

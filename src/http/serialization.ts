@@ -1,0 +1,45 @@
+import fastJson from 'fast-json-stringify'
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+
+// Every JSON answer is written by the serialiser Fastify compiles from its route's response schema
+// (fast-json-stringify): it writes the fields the schema names, in its order, and nothing else, so
+// what /docs shows is what is sent. The error envelope is written by the error mapping (errors.ts).
+
+type JSONSchema = Record<string, unknown>
+
+const isNull = (schema: unknown) =>
+  typeof schema === 'object' && schema !== null && (schema as JSONSchema).type === 'null'
+
+/**
+ * `anyOf: [X, {type: 'null'}]`, as zod writes a nullable object or array, becomes X with
+ * `type: [X.type, 'null']` (as zod writes nullable strings and numbers already): fast-json-stringify
+ * then tells null from X by its type, where for `anyOf` it would validate the value against each
+ * branch (slower, and failing on a field the branch does not name).
+ */
+function typeListsForNull(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(typeListsForNull)
+  if (typeof node !== 'object' || node === null) return node
+  const schema = Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, typeListsForNull(value)]),
+  )
+  const { anyOf, ...rest } = schema
+  if (!Array.isArray(anyOf) || anyOf.length !== 2 || !anyOf.some(isNull)) return schema
+  const other = anyOf.find((branch) => !isNull(branch)) as JSONSchema
+  if (other.type !== 'object' && other.type !== 'array') return schema
+  return { ...rest, ...other, type: [other.type, 'null'] }
+}
+
+/**
+ * A response's zod schema as JSON Schema: its output side, what is sent (objects close with
+ * `additionalProperties: false`). The serialiser and the OpenAPI document both use this one.
+ */
+export function responseJSONSchema(schema: unknown): unknown {
+  if (!(schema instanceof z.ZodType)) return schema
+  const { $schema: _, ...jsonSchema } = z.toJSONSchema(schema, { io: 'output' })
+  return typeListsForNull(jsonSchema)
+}
+
+export function useResponseSchemas(app: FastifyInstance): void {
+  app.setSerializerCompiler(({ schema }) => fastJson(responseJSONSchema(schema) as JSONSchema))
+}
