@@ -1,13 +1,10 @@
-import { fastifyCookie } from '@fastify/cookie'
 import websocket from '@fastify/websocket'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { RawData, WebSocket } from 'ws'
 import { z } from 'zod'
 import { roomRequest, sendMessage } from '../contract/chat.js'
-import { agentSocketIdentity } from '../domain/agents/agent-sessions.js'
 import { AppError, paramError } from '../errors/app-error.js'
 import { BODY_LIMIT } from '../http/body.js'
-import { AGENT_COOKIE, authorizationOf, readBearer } from '../http/credentials.js'
 import { SECURITY } from '../http/docs.js'
 import { errorEnvelope, failure, success, successEnvelope } from '../http/envelope.js'
 import { toAppError } from '../http/errors.js'
@@ -22,22 +19,7 @@ import {
   SocketLimits,
 } from './frame-limits.js'
 import type { Presence } from './presence.js'
-
-/** The host of an Origin header; undefined when absent or not a URL (`null` from sandboxed pages). */
-function originHost(origin: string | undefined): string | undefined {
-  try {
-    return origin ? new URL(origin).host : undefined
-  } catch {
-    return undefined
-  }
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set on /connect: the socket is an agent's (it listens to cases; it sends nothing). */
-    isAgent?: boolean
-  }
-}
+import { authenticateSocket } from './socket-auth.js'
 
 export interface GatewayOptions extends FrameLimitOptions {
   presence: Presence
@@ -266,30 +248,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     },
     onRequest: async (request) => {
       await requireEvents(request)
-      const authorization = authorizationOf(request)
-      const cookie = authorization
-        ? undefined
-        : fastifyCookie.parse(request.headers.cookie ?? '')[AGENT_COOKIE]
-      if (cookie) {
-        // A cookie rides along with any page's request: only the console's own origin may use it.
-        if (originHost(request.headers.origin) !== request.headers.host) {
-          throw new AppError('forbidden', 'Origin not allowed')
-        }
-        request.client = agentSocketIdentity(await services.agentSessions.authenticate(cookie))
-        request.isAgent = true
-        return
-      }
-      const token = readBearer(authorization)
-      // Client access tokens are JWTs; agent tokens are opaque.
-      if (token.includes('.')) {
-        request.client = await services.sessions.authenticate(token)
-        return
-      }
-      const agent = await services.agentSessions.authenticate(token).catch(() => {
-        throw new AppError('invalidToken', 'access token is invalid')
-      })
-      request.client = agentSocketIdentity(agent)
-      request.isAgent = true
+      await authenticateSocket(request, services)
     },
     handler: async (request) => {
       if ((request.query as { check?: string }).check !== '1') {

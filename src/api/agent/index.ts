@@ -4,27 +4,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import { z } from 'zod'
 import { agentShape } from '../../contract/agents.js'
-import { caseMessage, caseRequest, caseShape } from '../../contract/cases.js'
-import { messageShape } from '../../contract/chat.js'
 import { topicShape } from '../../contract/organization.js'
 import type { AgentSession } from '../../domain/agents/agent-sessions.js'
-import { caseContent } from '../../domain/cases/case.js'
 import { AppError } from '../../errors/app-error.js'
 import { AGENT_COOKIE, readBearer } from '../../http/credentials.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
-import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
-import {
-  optionalInteger,
-  optionalText,
-  params,
-  requiredChoice,
-  requiredID,
-  requiredText,
-} from '../../http/params.js'
+import { success } from '../../http/envelope.js'
+import { params, requiredChoice, requiredText } from '../../http/params.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
 import type { Clock } from '../../lib/clock.js'
 import { constantTimeEqual, csrfTokenOf, hashSecret } from '../../lib/secrets.js'
 import { adminAPI } from './admin.js'
+import { agentCaseAPI } from './cases.js'
+import { describe, PREFIX } from './describe.js'
 import { AddressLoginLimit, MemoryCounter, RedisCounter } from './login-limit.js'
 
 declare module 'fastify' {
@@ -40,7 +32,6 @@ declare module 'fastify' {
   }
 }
 
-const PREFIX = '/api/agent/v1'
 /**
  * Login attempts per minute, per address and account: enough for typos, too few for guessing.
  * Failed logins per address across accounts have a limit of their own (login-limit.ts).
@@ -53,54 +44,12 @@ const passwordChange = params({
   newPassword: requiredText({ max: 1024 }),
 })
 const setStatus = params({ status: requiredChoice(['online', 'away', 'offline']) })
-const caseList = params({
-  status: (name: string) => requiredChoice(['bot', 'queued', 'assigned', 'closed'])(name).optional(),
-  topicID: optionalInteger({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
-  mine: () => z.boolean({ error: "Param 'mine' must be a boolean" }).optional(),
-  limit: optionalInteger({ min: 1, max: 100, fallback: 50 }),
-  before: optionalInteger({
-    min: 0,
-    max: Number.MAX_SAFE_INTEGER,
-    fallback: 0,
-    description: 'Paging: the `created` of the last case of the previous page (with beforeCaseID).',
-  }),
-  beforeCaseID: optionalText({
-    max: 64,
-    description: 'Paging: the caseID of the last case of the previous page.',
-  }),
-})
-
-const assignRequest = params({ id: requiredID('The caseID.'), agentAccountID: requiredID() })
-const transferRequest = params({
-  id: requiredID('The caseID.'),
-  agentAccountID: optionalText({ max: 64, description: 'To this agent; or give topicID.' }),
-  topicID: optionalInteger({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
-})
-
 const teamShape = z.object({
   topics: z.array(topicShape.pick({ topicID: true, name: true })),
   agents: z.array(
     agentShape.pick({ agentAccountID: true, fullName: true, status: true, topics: true, active: true }),
   ),
 })
-const errors = {
-  401: errorEnvelope('40101-40104: not signed in, or the session ended', {
-    status: 401,
-    code: '40103',
-    message: 'agent session is unknown or ended',
-  }),
-  403: errorEnvelope('40301: not allowed (CSRF token missing, not your case)', {
-    status: 403,
-    code: '40301',
-    message: 'CSRF token missing or wrong',
-  }),
-  409: errorEnvelope('40901: the case is not waiting for an agent, or closed', {
-    status: 409,
-    code: '40901',
-    message: 'case is not waiting for an agent',
-  }),
-}
-
 /**
  * The agent API (DESIGN §10). Agents sign in with email and password and then send either the
  * session cookie (the console: changes must carry the X-CSRF-Token of the login) or
@@ -122,9 +71,6 @@ export async function agentAPI(
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { agents, agentSessions } = app.services
   const cases = app.services.cases.agents
-  const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
-    schema: { summary, tags: ['agent'], body, response: { 200: successEnvelope(data), ...errors } },
-  })
 
   app.post(
     `${PREFIX}/auth/login`,
@@ -254,72 +200,7 @@ export async function agentAPI(
         return success({ agentAccount: await agents.get(r.agent.agentAccountID) })
       },
     )
-    routes.post(
-      `${PREFIX}/case/get_list`,
-      describe('Cases of your organization', caseList, z.object({ cases: z.array(caseShape) })),
-      async (r) =>
-        success({
-          cases: await cases.list(r.agent, {
-            limit: r.body.limit,
-            ...(r.body.status ? { status: r.body.status } : {}),
-            ...(r.body.topicID ? { topicID: r.body.topicID } : {}),
-            ...(r.body.mine ? { mine: true } : {}),
-            ...(r.body.before
-              ? { before: { created: r.body.before, caseID: r.body.beforeCaseID ?? '' } }
-              : {}),
-          }),
-        }),
-    )
-    routes.post(
-      `${PREFIX}/case/take`,
-      describe('Take a waiting case (one agent wins)', caseRequest, z.object({ case: caseShape })),
-      async (r) => success({ case: await cases.take(r.agent, r.body.id) }),
-    )
-    routes.post(
-      `${PREFIX}/case/get_by_id`,
-      describe(
-        "A case with its latest messages and the chatbot's handover summary",
-        caseRequest,
-        z.object({ case: caseShape, handoverSummary: z.string(), messages: z.array(messageShape) }),
-      ),
-      async (r) => success(await cases.detail(r.agent, r.body.id)),
-    )
-    routes.post(
-      `${PREFIX}/case/assign`,
-      describe('Give a case to an agent (admins)', assignRequest, z.object({ case: caseShape })),
-      async (r) => success({ case: await cases.assign(r.agent, r.body.id, r.body.agentAccountID) }),
-    )
-    routes.post(
-      `${PREFIX}/case/transfer`,
-      describe(
-        "Pass your case to another agent or to a topic's queue; move a waiting case of your topic to another topic",
-        transferRequest,
-        z.object({ case: caseShape }),
-      ),
-      async (r) =>
-        success({
-          case: await cases.transfer(r.agent, r.body.id, {
-            ...(r.body.agentAccountID ? { agentAccountID: r.body.agentAccountID } : {}),
-            ...(r.body.topicID ? { topicID: r.body.topicID } : {}),
-          }),
-        }),
-    )
-    routes.post(
-      `${PREFIX}/case/send_message`,
-      describe('Reply in a case assigned to you', caseMessage, z.object({ message: messageShape })),
-      async (r) =>
-        success({
-          message: await cases.send(r.agent, r.body.id, {
-            localID: r.body.localID,
-            content: caseContent(r.body),
-          }),
-        }),
-    )
-    routes.post(
-      `${PREFIX}/case/close`,
-      describe('Close a case', caseRequest, z.object({ case: caseShape })),
-      async (r) => success({ case: await cases.close(r.agent, r.body.id) }),
-    )
+    await signedIn.register(agentCaseAPI)
   })
 }
 
