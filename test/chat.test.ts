@@ -343,6 +343,12 @@ describeEachDatabase('chat API', (dialect) => {
       for (let i = 1; i < total; i++) {
         expect(forwards[i]?.created).toBeGreaterThan(forwards[i - 1]?.created as number)
       }
+      // maxCreated 0 means the latest, as an absent one does.
+      const latest = (await bob.call(BEFORE, { roomID: room.roomID, maxCreated: 0, limit: 5 })).json.data
+      expect(latest.messages.map((m: { messageID: string }) => m.messageID)).toEqual(
+        backwards.slice(-5).map((m) => m.messageID),
+      )
+      expect(latest.hasMore).toBe(true)
     })
 
     test('limit and bounds are checked', async () => {
@@ -408,6 +414,14 @@ describeEachDatabase('chat API', (dialect) => {
       expect(updates.length).toBeGreaterThan(0)
       expect(updates.at(-1)?.userIDs).toContain(dave.userID)
       events.stop()
+
+      // An empty list marks nothing, and is not an error.
+      const before = await unread(erin)
+      for (const kind of ['read', 'delivered']) {
+        const reply = await erin.call(`/v1/chat/message/feedback/${kind}`, { messageIDs: [] })
+        expect([reply.status, reply.json.data]).toEqual([200, {}])
+      }
+      expect(await unread(erin)).toEqual(before)
 
       await expectError(dave.call('/v1/chat/message/feedback/read', { messageIDs: ['424242'] }), 404, '40401')
       await expectError(

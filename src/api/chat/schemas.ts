@@ -28,7 +28,12 @@ export const participantsRequest = params({ roomID, userIDs: requiredIDList({ mi
 
 export const listBefore = params({
   roomID,
-  maxCreated: optionalInteger({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback: Number.MAX_SAFE_INTEGER }),
+  maxCreated: optionalInteger({
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    fallback: 0,
+    description: 'Absent or 0: the latest messages.',
+  }),
   limit: optionalInteger(PAGE),
 })
 export const listAfter = params({
@@ -36,6 +41,8 @@ export const listAfter = params({
   minCreated: optionalInteger({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
   limit: optionalInteger(PAGE),
 })
-export const receiptRequest = params({ messageIDs: requiredIDList({ min: 1, max: 100 }) })
+export const receiptRequest = params({
+  messageIDs: requiredIDList({ min: 0, max: 100, description: 'An empty list marks nothing.' }),
+})
 export const deleteRequest = params({ roomID, messageIDs: requiredIDList({ min: 1, max: 100 }) })
 export const emptyRequest = params({})

@@ -98,9 +98,10 @@ export class MessagesService {
     return message as Message
   }
 
-  /** Up to `limit` messages before `maxCreated`, in order (oldest first). */
+  /** Up to `limit` messages before `maxCreated` (0: the latest), in order (oldest first). */
   listBefore(client: ClientIdentity, roomID: string, maxCreated: number, limit: number): Promise<Page> {
-    return this.page(client, { roomID, direction: 'before', bound: maxCreated, limit })
+    const bound = maxCreated === 0 ? Number.MAX_SAFE_INTEGER : maxCreated
+    return this.page(client, { roomID, direction: 'before', bound, limit })
   }
 
   /** Up to `limit` messages after `minCreated`, in order (oldest first). */
@@ -157,6 +158,8 @@ export class MessagesService {
 
   /** Read (or delivered) receipts: the user's marks move up to the newest of these messages. */
   async receipt(client: ClientIdentity, messageIDs: string[], kind: 'read' | 'delivered'): Promise<void> {
+    // Nothing to mark (clients send an empty list when nothing arrived since their last receipt).
+    if (messageIDs.length === 0) return
     const byRoom = await this.messagesByRoom(client, messageIDs)
     await this.database.transaction(async (trx) => {
       for (const { access, rows } of byRoom) {
