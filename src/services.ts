@@ -1,5 +1,6 @@
 import { AgentSessions } from './domain/agents/agent-sessions.js'
 import { AgentsService } from './domain/agents/agents.service.js'
+import { AppKeysService } from './domain/app-keys/app-keys.service.js'
 import { AuditLog } from './domain/audit/audit.js'
 import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
@@ -31,6 +32,7 @@ export interface Services {
   cases: Cases
   organizations: OrganizationsService
   serverKeys: ServerKeysService
+  appKeys: AppKeysService
   tickets: TicketsService
   users: UsersService
   sessions: SessionsService
@@ -117,6 +119,7 @@ export function createServices({
     cases,
     organizations,
     serverKeys: new ServerKeysService(database, clock, organizations, audit),
+    appKeys: new AppKeysService(database, clock, organizations, audit),
     tickets: new TicketsService(database, repositories, clock),
     users,
     sessions: new SessionsService(

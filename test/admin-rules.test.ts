@@ -12,7 +12,13 @@ describeEachDatabase('admin rules in the services', (dialect) => {
   let testDatabase: TestDatabase
   let services: Services
   let ours: string
-  let theirs: { organizationID: string; serverKeyID: string; chatbotID: string; agentAccountID: string }
+  let theirs: {
+    organizationID: string
+    serverKeyID: string
+    appKeyID: string
+    chatbotID: string
+    agentAccountID: string
+  }
   let admin: Actor
   let plainAgent: Actor
 
@@ -38,6 +44,7 @@ describeEachDatabase('admin rules in the services', (dialect) => {
     theirs = {
       organizationID,
       serverKeyID: (await services.serverKeys.create(operator, organizationID)).serverKeyID,
+      appKeyID: (await services.appKeys.create(operator, organizationID)).appKeyID,
       chatbotID: (
         await services.chatbots.create(operator, organizationID, { name: 'Bot', url: 'https://bot.example' })
       ).chatbotID,
@@ -57,13 +64,16 @@ describeEachDatabase('admin rules in the services', (dialect) => {
 
   /** Every admin call of the services, aimed at the other organization or its things. */
   const callsOnTheirs = (actor: Actor) => {
-    const { organizationID: org, serverKeyID, chatbotID, agentAccountID } = theirs
-    const { serverKeys, chatbots, topics, agents, audit } = services
+    const { organizationID: org, serverKeyID, appKeyID, chatbotID, agentAccountID } = theirs
+    const { serverKeys, appKeys, chatbots, topics, agents, audit } = services
     const agentInput = { email: 'new@theirs.example', fullName: 'N', role: 'agent', password: 'a passphrase' }
     return {
       'serverKeys.create': () => serverKeys.create(actor, org),
       'serverKeys.list': () => serverKeys.list(actor, org),
       'serverKeys.revoke': () => serverKeys.revoke(actor, serverKeyID),
+      'appKeys.create': () => appKeys.create(actor, org),
+      'appKeys.list': () => appKeys.list(actor, org),
+      'appKeys.revoke': () => appKeys.revoke(actor, appKeyID),
       'chatbots.create': () => chatbots.create(actor, org, { name: 'X', url: 'https://x.example' }),
       'chatbots.list': () => chatbots.list(actor, org),
       'chatbots.showSecret': () => chatbots.showSecret(actor, chatbotID),
@@ -86,6 +96,7 @@ describeEachDatabase('admin rules in the services', (dialect) => {
     const { organizationID: org, agentAccountID } = theirs
     return {
       serverKeys: await services.serverKeys.list(operator, org),
+      appKeys: await services.appKeys.list(operator, org),
       chatbots: await services.chatbots.list(operator, org),
       secret: (await services.chatbots.show(theirs.chatbotID)).secretKey,
       topics: await services.topics.list(org),
@@ -146,6 +157,8 @@ describeEachDatabase('admin rules in the services', (dialect) => {
     const steps: [string, () => Record<string, string>, string][] = [
       ['server-key create', () => ({ org }), 'server_key.create'],
       ['server-key revoke', id('serverKeyID'), 'server_key.revoke'],
+      ['app-key create', () => ({ org }), 'app_key.create'],
+      ['app-key revoke', id('appKeyID'), 'app_key.revoke'],
       ['topic create', () => ({ org, name: 'Billing' }), 'topic.create'],
       ['chatbot create', () => ({ org, name: 'Bot', url: 'https://bot.example' }), 'chatbot.create'],
       ['chatbot show', id('chatbotID'), 'chatbot.show_secret'],

@@ -322,6 +322,32 @@ for (const dialect of dialects) {
       await expect(entry.textContent()).resolves.toContain('Ada Admin')
     })
 
+    test('creates an app key (its App ID and secret shown once) that authenticates, and revokes it', async () => {
+      await page.getByRole('link', { name: 'App keys' }).click()
+      await page.getByRole('button', { name: 'Create app key' }).click()
+      const appKey = (await page.getByTestId('App-Key header').textContent()) ?? ''
+      const appID = (await page.getByTestId('App ID').textContent()) ?? ''
+      const appSecret = (await page.getByTestId('App secret').textContent()) ?? ''
+      expect(appKey).toBe(Buffer.from(`${appID}:${appSecret}`).toString('base64'))
+      const { appKeys } = server.app.services
+      await expect(appKeys.authenticate(appKey, org.organizationID)).resolves.toEqual({
+        appKeyID: appID,
+        organizationID: org.organizationID,
+      })
+      await page.getByRole('button', { name: 'Revoke' }).click()
+      await page.locator('.chip', { hasText: /^revoked/ }).waitFor(WAIT)
+      await expect(page.getByTestId('App secret').count()).resolves.toBe(0)
+      await expect(appKeys.authenticate(appKey)).rejects.toMatchObject({ reason: 'revoked' })
+
+      // Server keys, on the same page component, show their header once too.
+      await page.getByRole('link', { name: 'Server keys' }).click()
+      await page.getByRole('button', { name: 'Create server key' }).click()
+      const serverKey = (await page.getByTestId('Server-Key header').textContent()) ?? ''
+      await expect(server.app.services.serverKeys.authenticate(serverKey)).resolves.toMatchObject({
+        organizationID: org.organizationID,
+      })
+    })
+
     test('signing out ends the session and shows the sign-in form', async () => {
       const cookies = await laptop.cookies()
       await page.getByRole('button', { name: 'Sign out' }).click()

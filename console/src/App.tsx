@@ -8,6 +8,7 @@ import { InboxProvider } from './inbox'
 import { Inbox } from './pages/Inbox'
 import { Login } from './pages/Login'
 import { AgentsPage } from './settings/Agents'
+import { AppKeysPage } from './settings/AppKeys'
 import { AuditLogPage } from './settings/AuditLog'
 import { ChatbotPage } from './settings/Chatbot'
 import { ChatbotsPage } from './settings/Chatbots'
@@ -63,6 +64,7 @@ function Pages() {
         </Route>
       )}
       {admin && <Route path="/settings/server-keys" component={ServerKeysPage} />}
+      {admin && <Route path="/settings/app-keys" component={AppKeysPage} />}
       {admin && <Route path="/settings/topics" component={TopicsPage} />}
       {admin && <Route path="/settings/agents" component={AgentsPage} />}
       {admin && <Route path="/settings/audit-log" component={AuditLogPage} />}

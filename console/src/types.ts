@@ -28,8 +28,6 @@ export type Role = Agent['role']
 export type Team = Answer<'agent/get_team'>
 export type Chatbot = Answer<'admin/chatbot/list'>['chatbots'][number]
 export type ChatbotDetails = Answer<'admin/chatbot/get'>
-export type ServerKey = Answer<'admin/server_key/list'>['serverKeys'][number]
-export type CreatedServerKey = Answer<'admin/server_key/create'>
 
 /** A `/connect` frame (the socket is not in the OpenAPI document). */
 export type LiveEvent =

@@ -55,6 +55,29 @@ export const commands: Record<string, Command> = {
       return { serverKeyID: o.id, revoked: true }
     },
   },
+  'app-key create': {
+    usage: 'app-key create --org ORGANIZATION_ID',
+    summary:
+      "Creates an app key for a client app: appKeyID and appKeySecret are the SDK's appID and appSecret, " +
+      'appKey the ready App-Key header; the secret is shown only here.',
+    options: ['org'],
+    run: async ({ services, actor }, o) => services.appKeys.create(actor, o.org as string),
+  },
+  'app-key list': {
+    usage: 'app-key list --org ORGANIZATION_ID',
+    summary: "Lists an organization's app keys, revoked ones too (never their secrets).",
+    options: ['org'],
+    run: async ({ services, actor }, o) => ({ appKeys: await services.appKeys.list(actor, o.org as string) }),
+  },
+  'app-key revoke': {
+    usage: 'app-key revoke --id APP_KEY_ID',
+    summary: 'Revokes an app key; running servers refuse it within a second.',
+    options: ['id'],
+    run: async ({ services, actor }, o) => {
+      await services.appKeys.revoke(actor, o.id as string)
+      return { appKeyID: o.id, revoked: true }
+    },
+  },
   'topic create': {
     usage: 'topic create --org ORGANIZATION_ID --name NAME',
     summary: 'Creates a topic (a queue of cases with its agents).',

@@ -1,32 +1,51 @@
 import { z } from 'zod'
+import type { AppKeyInfo, CreatedAppKey } from '../domain/app-keys/app-keys.service.js'
 import type { AuditEntry } from '../domain/audit/audit.js'
 import type { Chatbot, ChatbotDetails } from '../domain/chatbots/chatbots.service.js'
 import type { CreatedServerKey, ServerKeyInfo } from '../domain/server-keys/server-keys.service.js'
 import type { Topic } from '../domain/topics/topics.service.js'
 import { shapeOf } from './shape.js'
 
-// An organization's settings: its server keys, chatbots and topics, and the audit log of changes to
+// An organization's settings: its server keys, app keys, chatbots and topics, and the audit log of changes to
 // them, as the admin API shows them (DESIGN §10; visitors see topics too).
 
+// A key pair's fields but its id, the same for server keys and app keys.
+const keyPairFields = { organizationID: z.string(), created: z.number().int() }
+const keyPairInfoFields = {
+  ...keyPairFields,
+  revoked: z.boolean(),
+  revokedTime: z.number().int().nullable(),
+}
+const shownOnce = (header: string) => ({
+  secret: z.string().describe('Shown here only; Parley keeps its hash.'),
+  header: z.string().describe(`The ready \`${header}\` header value.`),
+})
+
+const serverKey = shownOnce('Server-Key')
 export const createdServerKeyShape = shapeOf<CreatedServerKey>()(
   z.object({
     serverKeyID: z.string(),
-    serverKeySecret: z.string().describe('Shown here only; Parley keeps its hash.'),
-    serverKey: z.string().describe('The ready `Server-Key` header value.'),
-    organizationID: z.string(),
-    created: z.number().int(),
+    serverKeySecret: serverKey.secret,
+    serverKey: serverKey.header,
+    ...keyPairFields,
   }),
 )
 
 export const serverKeyShape = shapeOf<ServerKeyInfo>()(
+  z.object({ serverKeyID: z.string(), ...keyPairInfoFields }),
+)
+
+const appKey = shownOnce('App-Key')
+export const createdAppKeyShape = shapeOf<CreatedAppKey>()(
   z.object({
-    serverKeyID: z.string(),
-    organizationID: z.string(),
-    created: z.number().int(),
-    revoked: z.boolean(),
-    revokedTime: z.number().int().nullable(),
+    appKeyID: z.string().describe("The SDK's appID."),
+    appKeySecret: appKey.secret.describe("The SDK's appSecret. Shown here only; Parley keeps its hash."),
+    appKey: appKey.header,
+    ...keyPairFields,
   }),
 )
+
+export const appKeyShape = shapeOf<AppKeyInfo>()(z.object({ appKeyID: z.string(), ...keyPairInfoFields }))
 
 export const chatbotShape = shapeOf<Chatbot>()(
   z.object({

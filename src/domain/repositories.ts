@@ -2,10 +2,10 @@ import * as agents from './agents/agents.repository.js'
 import * as cases from './cases/cases.repository.js'
 import * as chatbots from './chatbots/chatbots.repository.js'
 import * as deliveries from './delivery/deliveries.repository.js'
+import * as keyPairs from './key-pairs/key-pairs.repository.js'
 import * as messages from './messages/messages.repository.js'
 import * as organizations from './organizations/organizations.repository.js'
 import * as rooms from './rooms/rooms.repository.js'
-import * as serverKeys from './server-keys/server-keys.repository.js'
 import * as sessions from './sessions/sessions.repository.js'
 import * as tickets from './tickets/tickets.repository.js'
 import * as topics from './topics/topics.repository.js'
@@ -21,10 +21,10 @@ export interface Repositories {
   cases: typeof cases
   chatbots: typeof chatbots
   deliveries: typeof deliveries
+  keyPairs: typeof keyPairs
   messages: typeof messages
   organizations: typeof organizations
   rooms: typeof rooms
-  serverKeys: typeof serverKeys
   sessions: typeof sessions
   tickets: typeof tickets
   topics: typeof topics
@@ -37,10 +37,10 @@ export const repositories: Repositories = {
   cases,
   chatbots,
   deliveries,
+  keyPairs,
   messages,
   organizations,
   rooms,
-  serverKeys,
   sessions,
   tickets,
   topics,

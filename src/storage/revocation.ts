@@ -7,7 +7,7 @@ import type { Schema } from './schema.js'
  */
 export async function markRevoked(
   db: Kysely<Schema>,
-  table: 'server_keys' | 'sessions',
+  table: 'server_keys' | 'app_keys' | 'sessions',
   id: string,
   now: number,
 ): Promise<boolean> {

@@ -15,7 +15,8 @@ export interface OrganizationsTable {
   max_open_cases: Generated<number>
 }
 
-export interface ServerKeysTable {
+/** A key pair's row: a server key, or an app key (the same columns). */
+export interface KeyPairsTable {
   id: string
   organization_id: string
   /** hashSecret(secret); the secret itself is shown once, at creation. */
@@ -212,7 +213,8 @@ export interface AuditLogTable {
 
 export interface Schema {
   organizations: OrganizationsTable
-  server_keys: ServerKeysTable
+  server_keys: KeyPairsTable
+  app_keys: KeyPairsTable
   users: UsersTable
   tickets: TicketsTable
   sessions: SessionsTable

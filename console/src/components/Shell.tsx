@@ -10,6 +10,7 @@ import { StatusDot } from './ui'
 const SETTINGS = [
   { path: '/settings/chatbots', label: 'Chatbots' },
   { path: '/settings/server-keys', label: 'Server keys' },
+  { path: '/settings/app-keys', label: 'App keys' },
   { path: '/settings/topics', label: 'Topics' },
   { path: '/settings/agents', label: 'Agents' },
   { path: '/settings/audit-log', label: 'Audit log' },

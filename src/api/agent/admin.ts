@@ -2,9 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { agentShape } from '../../contract/agents.js'
 import {
+  appKeyShape,
   auditEntryShape,
   chatbotDetailsShape,
   chatbotShape,
+  createdAppKeyShape,
   createdServerKeyShape,
   serverKeyShape,
   topicShape,
@@ -27,6 +29,7 @@ const PREFIX = '/api/agent/v1/admin'
 const nothing = params({})
 const named = params({ name: requiredText({ max: 255 }) })
 const serverKeyRequest = params({ serverKeyID: requiredID() })
+const appKeyRequest = params({ appKeyID: requiredID() })
 const chatbotRequest = params({ chatbotID: requiredID() })
 const chatbotCreate = params({
   name: requiredText({ max: 255 }),
@@ -57,7 +60,7 @@ const passwordSet = params({ agentAccountID: requiredID(), password: requiredTex
 const auditRequest = params({ limit: optionalInteger({ min: 1, max: 500, fallback: 100 }) })
 
 /**
- * The admin API (DESIGN §10): an organization's server keys, chatbots, topics and agents, for its
+ * The admin API (DESIGN §10): an organization's server keys, app keys, chatbots, topics and agents, for its
  * admins only. The services enforce who may change or read what and write the audit log, whoever
  * calls them (these routes, the CLI); the routes parse the request and shape the answer.
  */
@@ -66,7 +69,7 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
   // agent lists are organization reads (get_team, the visitor API) with no rule of their own.
   fastify.addHook('preHandler', async (request) => requireAdmin(agentActor(request.agent)))
   const app = fastify.withTypeProvider<ZodTypeProvider>()
-  const { serverKeys, chatbots, topics, agents, audit } = app.services
+  const { serverKeys, appKeys, chatbots, topics, agents, audit } = app.services
   const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
     schema: {
       summary,
@@ -96,6 +99,29 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
     describe('Revoke a server key', serverKeyRequest, z.object({})),
     async (r) => {
       await serverKeys.revoke(admin(r), r.body.serverKeyID)
+      return success({})
+    },
+  )
+
+  app.post(
+    `${PREFIX}/app_key/create`,
+    describe(
+      'Create an app key for a client app (the secret is shown only here)',
+      nothing,
+      createdAppKeyShape,
+    ),
+    async (r) => success(await appKeys.create(admin(r), org(r))),
+  )
+  app.post(
+    `${PREFIX}/app_key/list`,
+    describe('App keys (never their secrets)', nothing, z.object({ appKeys: z.array(appKeyShape) })),
+    async (r) => success({ appKeys: await appKeys.list(admin(r), org(r)) }),
+  )
+  app.post(
+    `${PREFIX}/app_key/revoke`,
+    describe('Revoke an app key', appKeyRequest, z.object({})),
+    async (r) => {
+      await appKeys.revoke(admin(r), r.body.appKeyID)
       return success({})
     },
   )

@@ -1,23 +1,3 @@
-// The Server-Key header (spec §5.1): base64("<SERVER_KEY_ID>:<SERVER_KEY_SECRET>").
+// The Server-Key header (spec §5.1): base64("<SERVER_KEY_ID>:<SERVER_KEY_SECRET>"), as every key pair's.
 
-import { isText } from '../../lib/formats.js'
-
-export function encodeServerKey(serverKeyID: string, secret: string): string {
-  return Buffer.from(`${serverKeyID}:${secret}`, 'utf8').toString('base64')
-}
-
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/
-
-/** The id and secret in a header value, or undefined when it is not of that form. */
-export function decodeServerKey(
-  header: string | undefined,
-): { serverKeyID: string; secret: string } | undefined {
-  if (!header || !BASE64.test(header)) return undefined
-  const decoded = Buffer.from(header, 'base64').toString('utf8')
-  // Invalid UTF-8 decodes to U+FFFD, but NUL survives, and PostgreSQL would refuse it in the lookup.
-  if (!isText(decoded)) return undefined
-  // Split at the first colon: ids never contain one, secrets never do either.
-  const colon = decoded.indexOf(':')
-  if (colon <= 0 || colon === decoded.length - 1) return undefined
-  return { serverKeyID: decoded.slice(0, colon), secret: decoded.slice(colon + 1) }
-}
+export { encodeKeyPair as encodeServerKey } from '../key-pairs/key-pair-header.js'
