@@ -191,4 +191,37 @@ describeEachDatabase('Database.transaction', (dialect) => {
         await own.drop()
       }
     })
+
+  // Kysely's migrator reads the whole catalogue; other schemas coming and going meanwhile (other
+  // test files, other applications in the database) must not fail a migration.
+  if (dialect === 'postgres')
+    test('migrations succeed while other schemas are created and dropped', async () => {
+      const own = await createOwnPostgresDatabase()
+      const churner = openDatabase({ dataDir: testDatabase.dataDir, databaseURL: own.url })
+      let stop = false
+      const churn = (async () => {
+        for (let i = 0; !stop; i++) {
+          await sql.raw(`create schema churn_${i}; create table churn_${i}.t (a int)`).execute(churner.db)
+          await sql.raw(`drop schema churn_${i} cascade`).execute(churner.db)
+        }
+      })()
+      const failures: string[] = []
+      try {
+        for (let i = 0; i < 20; i++) {
+          await sql.raw(`create schema parley_${i}`).execute(churner.db)
+          const database = openDatabase({
+            dataDir: testDatabase.dataDir,
+            databaseURL: withSearchPath(own.url, `parley_${i}`),
+          })
+          await migrate(database).catch((error: unknown) => failures.push(String(error)))
+          await database.close()
+        }
+      } finally {
+        stop = true
+        await churn
+        await churner.close()
+        await own.drop()
+      }
+      expect(failures).toEqual([])
+    })
 })

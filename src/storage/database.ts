@@ -84,16 +84,32 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
 
 /** Applies every pending migration; safe to call from several processes at once. */
 export async function migrate(database: Database): Promise<void> {
+  const schema = database.dialect === 'postgres' ? await currentSchema(database) : undefined
   const migrator = new Migrator({
     db: database.db,
     provider: { getMigrations: async () => migrations },
     // Kysely looks for its bookkeeping tables in every schema unless told which: a database that
     // holds another Parley (in another schema) would look migrated already.
-    ...(database.dialect === 'postgres' ? { migrationTableSchema: await currentSchema(database) } : {}),
+    ...(schema ? { migrationTableSchema: schema } : {}),
   })
-  const { error } = await migrator.migrateToLatest()
-  if (error) throw error
+  for (let attempt = 1; ; attempt++) {
+    const { error } = await migrator.migrateToLatest()
+    if (!error) return
+    if (attempt >= MIGRATE_ATTEMPTS || !droppedElsewhere(error, schema)) throw error
+  }
 }
+
+/**
+ * Kysely's check for its bookkeeping table reads the whole catalogue, so another schema dropped
+ * meanwhile (by another application, or another test) fails it with 3F000 naming that schema,
+ * before anything was migrated: worth another look. Our own schema missing is not.
+ */
+const droppedElsewhere = (error: unknown, schema: string | undefined) =>
+  schema !== undefined &&
+  (error as { code?: unknown }).code === '3F000' &&
+  !String((error as Error).message).includes(`"${schema}"`)
+
+const MIGRATE_ATTEMPTS = 50
 
 async function currentSchema(database: Database): Promise<string> {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)
