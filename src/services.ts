@@ -64,7 +64,7 @@ export function createServices({
   repositories = realRepositories,
 }: Dependencies): Services {
   const audit = new AuditLog(database, clock)
-  const organizations = new OrganizationsService(database, clock, audit)
+  const organizations = new OrganizationsService(database, repositories, clock, audit)
   const users = new UsersService(database, repositories)
   const rooms = new RoomsService(database, repositories, clock, users, hub)
   const messages = new MessagesService(
@@ -75,9 +75,10 @@ export function createServices({
     rooms,
     hub,
   )
-  const topics = new TopicsService(database, clock, organizations, audit)
+  const topics = new TopicsService(database, repositories, clock, organizations, audit)
   const chatbots = new ChatbotsService(
     database,
+    repositories,
     clock,
     new Sealer(masterKey, 'chatbot-secret'),
     organizations,
@@ -98,11 +99,13 @@ export function createServices({
   })
   chatbots.onDeactivated = (chatbotIDs) => cases.chatbots.handOverAllOf(chatbotIDs)
   const agentSessions = new AgentSessions(database, repositories, clock, hub)
+  const keyPairs = { database, repositories, clock, organizations, audit }
   return {
     hub,
     audit,
     agents: new AgentsService({
       database,
+      repositories,
       clock,
       organizations,
       topics,
@@ -118,8 +121,8 @@ export function createServices({
     chatbots,
     cases,
     organizations,
-    serverKeys: new ServerKeysService(database, clock, organizations, audit),
-    appKeys: new AppKeysService(database, clock, organizations, audit),
+    serverKeys: new ServerKeysService(keyPairs),
+    appKeys: new AppKeysService(keyPairs),
     tickets: new TicketsService(database, repositories, clock),
     users,
     sessions: new SessionsService(

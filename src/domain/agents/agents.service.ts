@@ -10,19 +10,10 @@ import type { AgentAccountsTable, Schema } from '../../storage/schema.js'
 import { type Actor, agentActor, findForAdmin, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
+import type { Repositories } from '../repositories.js'
 import type { TopicsService } from '../topics/topics.service.js'
 import { type Agent, checkPassword, toAgent } from './agent.js'
 import type { AgentSession, AgentSessions } from './agent-sessions.js'
-import {
-  findAgent,
-  findAgentByEmail,
-  insertAgent,
-  listAgents,
-  lockActiveAdmins,
-  setAgentTopics,
-  topicsOfAgent,
-  updateAgent,
-} from './agents.repository.js'
 
 /** What an account change means for cases: the cases module, wired in services.ts. */
 export interface CasesOfAgents {
@@ -34,6 +25,7 @@ export interface CasesOfAgents {
 
 export interface AgentDependencies {
   database: Database
+  repositories: Pick<Repositories, 'agents'>
   clock: Clock
   organizations: OrganizationsService
   topics: TopicsService
@@ -73,13 +65,13 @@ export class AgentsService {
     const topics = await this.topicIDs(organizationID, input.topics?.length ? input.topics : [0])
     // One account per address across Parley: say no without saying whose (DESIGN §2: never leak).
     const taken = new AppError('conflict', 'email is not available')
-    if (await findAgentByEmail(database.db, email)) throw taken
+    if (await this.deps.repositories.agents.findAgentByEmail(database.db, email)) throw taken
     const now = this.deps.clock.now()
     const id = newID()
     const passwordHash = await hashPassword(input.password)
     try {
       await database.transaction(async (trx) => {
-        await insertAgent(trx, {
+        await this.deps.repositories.agents.insertAgent(trx, {
           id,
           organization_id: organizationID,
           email,
@@ -90,7 +82,7 @@ export class AgentsService {
           created: now,
           updated: now,
         })
-        await setAgentTopics(trx, id, topics)
+        await this.deps.repositories.agents.setAgentTopics(trx, id, topics)
         const detail = { agentAccountID: id, email, role: input.role }
         await audit.record(actor, organizationID, 'agent.create', detail, trx)
       })
@@ -103,16 +95,21 @@ export class AgentsService {
   }
 
   async get(agentAccountID: string): Promise<Agent> {
-    const row = await findAgent(this.deps.database.db, agentAccountID)
+    const row = await this.deps.repositories.agents.findAgent(this.deps.database.db, agentAccountID)
     if (!row) throw new AppError('notFound', `Agent ${agentAccountID} not found`)
-    return toAgent(row, await topicsOfAgent(this.deps.database.db, agentAccountID))
+    return toAgent(
+      row,
+      await this.deps.repositories.agents.topicsOfAgent(this.deps.database.db, agentAccountID),
+    )
   }
 
   /** The organization's accounts, deactivated ones too (their names stay on their cases). */
   async list(organizationID: string): Promise<Agent[]> {
     const { db } = this.deps.database
-    const rows = await listAgents(db, organizationID)
-    return Promise.all(rows.map(async (row) => toAgent(row, await topicsOfAgent(db, row.id))))
+    const rows = await this.deps.repositories.agents.listAgents(db, organizationID)
+    return Promise.all(
+      rows.map(async (row) => toAgent(row, await this.deps.repositories.agents.topicsOfAgent(db, row.id))),
+    )
   }
 
   /** An admin changes an agent's name, role, topics or maximum. */
@@ -131,13 +128,13 @@ export class AgentsService {
     const topics = changes.topics && (await this.topicIDs(target.organization_id, changes.topics))
     await this.change(actor, target, 'agent.update', changes, async (trx, current, admins) => {
       if (changes.role === 'agent' && current.role === 'admin') keepAnAdmin(admins, current)
-      await updateAgent(trx, agentAccountID, {
+      await this.deps.repositories.agents.updateAgent(trx, agentAccountID, {
         ...(changes.fullName ? { full_name: changes.fullName } : {}),
         ...(changes.role ? { role: changes.role } : {}),
         ...(changes.maxConcurrentCases ? { max_concurrent_cases: changes.maxConcurrentCases } : {}),
         updated: this.deps.clock.now(),
       })
-      if (topics) await setAgentTopics(trx, agentAccountID, topics)
+      if (topics) await this.deps.repositories.agents.setAgentTopics(trx, agentAccountID, topics)
     })
     // A larger maximum or a new topic may make room for waiting cases.
     await this.deps.cases.assignWaiting(agentAccountID)
@@ -159,7 +156,11 @@ export class AgentsService {
         if (current.deactivated_at !== null) return () => {}
         keepAnAdmin(admins, current)
         const now = this.deps.clock.now()
-        await updateAgent(trx, agentAccountID, { deactivated_at: now, status: 'offline', updated: now })
+        await this.deps.repositories.agents.updateAgent(trx, agentAccountID, {
+          deactivated_at: now,
+          status: 'offline',
+          updated: now,
+        })
         return this.deps.sessions.end(trx, toOwner(current))
       },
     )
@@ -172,7 +173,10 @@ export class AgentsService {
   async reactivate(actor: Actor, agentAccountID: string): Promise<Agent> {
     const target = await this.adminsAgent(actor, agentAccountID)
     await this.change(actor, target, 'agent.reactivate', {}, async (trx) => {
-      await updateAgent(trx, agentAccountID, { deactivated_at: null, updated: this.deps.clock.now() })
+      await this.deps.repositories.agents.updateAgent(trx, agentAccountID, {
+        deactivated_at: null,
+        updated: this.deps.clock.now(),
+      })
     })
     return this.get(agentAccountID)
   }
@@ -188,7 +192,10 @@ export class AgentsService {
     checkPassword(password, 'password')
     const hash = await hashPassword(password)
     const closeSockets = await this.change(actor, target, 'agent.set_password', {}, async (trx, current) => {
-      await updateAgent(trx, agentAccountID, { password_hash: hash, updated: this.deps.clock.now() })
+      await this.deps.repositories.agents.updateAgent(trx, agentAccountID, {
+        password_hash: hash,
+        updated: this.deps.clock.now(),
+      })
       return this.deps.sessions.end(trx, toOwner(current))
     })
     closeSockets()
@@ -197,13 +204,19 @@ export class AgentsService {
   /** An agent changes their own password, giving the current one; their other sessions end. */
   async changePassword(identity: AgentSession, currentPassword: string, newPassword: string) {
     checkPassword(newPassword, 'newPassword')
-    const row = (await findAgent(this.deps.database.db, identity.agentAccountID)) as AgentRow
+    const row = (await this.deps.repositories.agents.findAgent(
+      this.deps.database.db,
+      identity.agentAccountID,
+    )) as AgentRow
     if (!(await verifyPassword(currentPassword, row.password_hash)))
       throw paramError('currentPassword', 'is wrong')
     const hash = await hashPassword(newPassword)
     const actor = agentActor(identity)
     const closeSockets = await this.change(actor, row, 'agent.change_password', {}, async (trx) => {
-      await updateAgent(trx, row.id, { password_hash: hash, updated: this.deps.clock.now() })
+      await this.deps.repositories.agents.updateAgent(trx, row.id, {
+        password_hash: hash,
+        updated: this.deps.clock.now(),
+      })
       return this.deps.sessions.end(trx, identity, identity.tokenHash)
     })
     closeSockets()
@@ -223,8 +236,14 @@ export class AgentsService {
   ): Promise<T> {
     const { database, audit } = this.deps
     return database.transaction(async (trx) => {
-      const admins = await lockActiveAdmins(trx, target.organization_id, database.dialect)
-      const current = (await findAgent(trx, target.id, { lock: database.dialect === 'postgres' })) as AgentRow
+      const admins = await this.deps.repositories.agents.lockActiveAdmins(
+        trx,
+        target.organization_id,
+        database.dialect,
+      )
+      const current = (await this.deps.repositories.agents.findAgent(trx, target.id, {
+        lock: database.dialect === 'postgres',
+      })) as AgentRow
       const result = await work(trx, current, admins)
       await audit.record(actor, target.organization_id, action, { agentAccountID: target.id, ...detail }, trx)
       return result
@@ -233,7 +252,7 @@ export class AgentsService {
 
   /** The account, if the actor may change it (another organization's does not exist for an admin). */
   private adminsAgent(actor: Actor, agentAccountID: string): Promise<AgentRow> {
-    const find = () => findAgent(this.deps.database.db, agentAccountID)
+    const find = () => this.deps.repositories.agents.findAgent(this.deps.database.db, agentAccountID)
     return findForAdmin(actor, `Agent ${agentAccountID}`, find, (row) => row.organization_id)
   }
 

@@ -1,10 +1,6 @@
 import { AppError } from '../../errors/app-error.js'
-import type { Clock } from '../../lib/clock.js'
-import type { Database } from '../../storage/database.js'
 import type { Actor } from '../audit/actor.js'
-import type { AuditLog } from '../audit/audit.js'
-import { KeyPairs } from '../key-pairs/key-pairs.js'
-import type { OrganizationsService } from '../organizations/organizations.service.js'
+import { type KeyPairDependencies, KeyPairs } from '../key-pairs/key-pairs.js'
 
 /** A new app key: `appKeyID` and `appKeySecret` are the SDK's `taptalk.init(appID, appSecret, …)`. */
 export interface CreatedAppKey {
@@ -38,14 +34,11 @@ export interface AppKeyIdentity {
 export class AppKeysService {
   private readonly keys: KeyPairs
 
-  constructor(database: Database, clock: Clock, organizations: OrganizationsService, audit: AuditLog) {
+  constructor(deps: KeyPairDependencies) {
     const refuse = (reason: string) => new AppKeyError(reason)
     this.keys = new KeyPairs(
       { table: 'app_keys', noun: 'App key', action: 'app_key', idField: 'appKeyID', refuse },
-      database,
-      clock,
-      organizations,
-      audit,
+      deps,
     )
   }
 

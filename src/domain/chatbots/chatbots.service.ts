@@ -13,14 +13,7 @@ import type { ChatbotsTable } from '../../storage/schema.js'
 import { type Actor, findForAdmin, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
-import {
-  deactivateOthers,
-  findActiveChatbot,
-  findChatbot,
-  insertChatbot,
-  listChatbots,
-  updateChatbot,
-} from './chatbots.repository.js'
+import type { Repositories } from '../repositories.js'
 
 export interface Chatbot {
   chatbotID: string
@@ -67,6 +60,7 @@ export class ChatbotsService {
 
   constructor(
     private readonly database: Database,
+    private readonly repositories: Pick<Repositories, 'chatbots'>,
     private readonly clock: Clock,
     private readonly sealer: Sealer,
     private readonly organizations: OrganizationsService,
@@ -76,7 +70,7 @@ export class ChatbotsService {
     readonly destinations = new DestinationPolicy(),
   ) {
     this.cache = new TTLCache(clock, CHATBOT_CACHE_MS, async (id) => {
-      const row = await findChatbot(database.db, id)
+      const row = await this.repositories.chatbots.findChatbot(database.db, id)
       return row && { chatbot: toChatbot(row), secretKey: this.sealer.open(row.secret_key) }
     })
   }
@@ -93,8 +87,8 @@ export class ChatbotsService {
     const secretKey = newSecretKey()
     const id = newID()
     await this.database.transaction(async (trx) => {
-      const active = (await findActiveChatbot(trx, organizationID)) ? 0 : 1
-      await insertChatbot(trx, {
+      const active = (await this.repositories.chatbots.findActiveChatbot(trx, organizationID)) ? 0 : 1
+      await this.repositories.chatbots.insertChatbot(trx, {
         id,
         organization_id: organizationID,
         name: input.name,
@@ -112,7 +106,7 @@ export class ChatbotsService {
 
   async list(actor: Actor, organizationID: string): Promise<Chatbot[]> {
     requireAdminOf(actor, organizationID, `Organization ${organizationID}`)
-    return (await listChatbots(this.database.db, organizationID)).map(toChatbot)
+    return (await this.repositories.chatbots.listChatbots(this.database.db, organizationID)).map(toChatbot)
   }
 
   /** Renames the chatbot or points it at another URL. */
@@ -126,7 +120,7 @@ export class ChatbotsService {
     const name = changes.name || before.name
     const url = changes.url || before.url
     await this.database.transaction(async (trx) => {
-      await updateChatbot(trx, chatbotID, { name, url, updated: this.clock.now() })
+      await this.repositories.chatbots.updateChatbot(trx, chatbotID, { name, url, updated: this.clock.now() })
       await this.audit.record(actor, before.organizationID, 'chatbot.update', { chatbotID, name, url }, trx)
     })
     this.cache.delete(chatbotID)
@@ -159,7 +153,7 @@ export class ChatbotsService {
   }
 
   private async details(chatbotID: string): Promise<ChatbotDetails | undefined> {
-    const row = await findChatbot(this.database.db, chatbotID)
+    const row = await this.repositories.chatbots.findChatbot(this.database.db, chatbotID)
     return (
       row && {
         ...toChatbot(row),
@@ -172,7 +166,7 @@ export class ChatbotsService {
   async rotateSecret(actor: Actor, chatbotID: string): Promise<ChatbotDetails> {
     const { organizationID } = await this.adminsChatbot(actor, chatbotID)
     await this.database.transaction(async (trx) => {
-      await updateChatbot(trx, chatbotID, {
+      await this.repositories.chatbots.updateChatbot(trx, chatbotID, {
         secret_key: this.sealer.seal(newSecretKey()),
         updated: this.clock.now(),
       })
@@ -187,8 +181,8 @@ export class ChatbotsService {
     const { organizationID } = await this.adminsChatbot(actor, chatbotID)
     const now = this.clock.now()
     const replaced = await this.database.transaction(async (trx) => {
-      const others = await deactivateOthers(trx, organizationID, chatbotID, now)
-      await updateChatbot(trx, chatbotID, { active: 1, updated: now })
+      const others = await this.repositories.chatbots.deactivateOthers(trx, organizationID, chatbotID, now)
+      await this.repositories.chatbots.updateChatbot(trx, chatbotID, { active: 1, updated: now })
       await this.audit.record(actor, organizationID, 'chatbot.activate', { chatbotID }, trx)
       return others
     })
@@ -200,7 +194,7 @@ export class ChatbotsService {
   async deactivate(actor: Actor, chatbotID: string): Promise<ChatbotDetails> {
     const { organizationID } = await this.adminsChatbot(actor, chatbotID)
     await this.database.transaction(async (trx) => {
-      await updateChatbot(trx, chatbotID, { active: 0, updated: this.clock.now() })
+      await this.repositories.chatbots.updateChatbot(trx, chatbotID, { active: 0, updated: this.clock.now() })
       await this.audit.record(actor, organizationID, 'chatbot.deactivate', { chatbotID }, trx)
     })
     this.cache.delete(chatbotID)
@@ -210,7 +204,7 @@ export class ChatbotsService {
 
   /** The organization's active chatbot, if any. */
   async active(organizationID: string): Promise<Chatbot | undefined> {
-    const row = await findActiveChatbot(this.database.db, organizationID)
+    const row = await this.repositories.chatbots.findActiveChatbot(this.database.db, organizationID)
     return row && toChatbot(row)
   }
 

@@ -8,14 +8,9 @@ import type { KeyPairsTable } from '../../storage/schema.js'
 import { type Actor, findForAdmin, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
+import type { Repositories } from '../repositories.js'
 import { decodeKeyPair, encodeKeyPair } from './key-pair-header.js'
-import {
-  findKeyPair,
-  insertKeyPair,
-  type KeyPairTable,
-  listKeyPairs,
-  revokeKeyPair,
-} from './key-pairs.repository.js'
+import type { KeyPairTable } from './key-pairs.repository.js'
 
 // A key pair: an id and a secret an organization's software sends as one header,
 // base64("<id>:<secret>"). Server keys (a backend) and app keys (a client app) are key pairs; each
@@ -62,26 +57,34 @@ export const KEY_CACHE_MS = 500
 const UNKNOWN_KEY_HASH = hashSecret('no such key')
 
 /** One kind of key pair: created and revoked by admins (audited), checked on every request. */
+/** What a kind of key pair needs (server keys and app keys are given the same). */
+export interface KeyPairDependencies {
+  database: Database
+  repositories: Pick<Repositories, 'keyPairs'>
+  clock: Clock
+  organizations: OrganizationsService
+  audit: AuditLog
+}
+
 export class KeyPairs {
   private readonly keys: TTLCache<string, KeyPairsTable | undefined>
 
   constructor(
     private readonly kind: KeyPairKind,
-    private readonly database: Database,
-    private readonly clock: Clock,
-    private readonly organizations: OrganizationsService,
-    private readonly audit: AuditLog,
+    private readonly deps: KeyPairDependencies,
   ) {
-    this.keys = new TTLCache(clock, KEY_CACHE_MS, (id) => findKeyPair(database.db, kind.table, id))
+    this.keys = new TTLCache(deps.clock, KEY_CACHE_MS, (id) =>
+      deps.repositories.keyPairs.findKeyPair(deps.database.db, kind.table, id),
+    )
   }
 
   async create(actor: Actor, organizationID: string): Promise<CreatedKeyPair> {
     requireAdminOf(actor, organizationID, `Organization ${organizationID}`)
-    await this.organizations.get(organizationID)
+    await this.deps.organizations.get(organizationID)
     const id = newID()
     const secret = randomToken(32)
-    const created = this.clock.now()
-    await this.database.transaction(async (trx) => {
+    const created = this.deps.clock.now()
+    await this.deps.database.transaction(async (trx) => {
       const row = {
         id,
         organization_id: organizationID,
@@ -89,16 +92,20 @@ export class KeyPairs {
         created,
         revoked_at: null,
       }
-      await insertKeyPair(trx, this.kind.table, row)
-      await this.audit.record(actor, organizationID, `${this.kind.action}.create`, this.detail(id), trx)
+      await this.deps.repositories.keyPairs.insertKeyPair(trx, this.kind.table, row)
+      await this.deps.audit.record(actor, organizationID, `${this.kind.action}.create`, this.detail(id), trx)
     })
     return { id, secret, header: encodeKeyPair(id, secret), organizationID, created }
   }
 
   async list(actor: Actor, organizationID: string): Promise<KeyPairInfo[]> {
     requireAdminOf(actor, organizationID, `Organization ${organizationID}`)
-    await this.organizations.get(organizationID)
-    const rows = await listKeyPairs(this.database.db, this.kind.table, organizationID)
+    await this.deps.organizations.get(organizationID)
+    const rows = await this.deps.repositories.keyPairs.listKeyPairs(
+      this.deps.database.db,
+      this.kind.table,
+      organizationID,
+    )
     return rows.map((row) => ({
       id: row.id,
       organizationID: row.organization_id,
@@ -111,12 +118,23 @@ export class KeyPairs {
   /** Revokes a key (an admin's organization's only: another's does not exist). */
   async revoke(actor: Actor, id: string): Promise<void> {
     const what = `${this.kind.noun} ${id}`
-    const find = () => findKeyPair(this.database.db, this.kind.table, id)
+    const find = () => this.deps.repositories.keyPairs.findKeyPair(this.deps.database.db, this.kind.table, id)
     const row = await findForAdmin(actor, what, find, (key) => key.organization_id)
-    await this.database.transaction(async (trx) => {
-      const revoked = await revokeKeyPair(trx, this.kind.table, id, this.clock.now())
+    await this.deps.database.transaction(async (trx) => {
+      const revoked = await this.deps.repositories.keyPairs.revokeKeyPair(
+        trx,
+        this.kind.table,
+        id,
+        this.deps.clock.now(),
+      )
       if (!revoked) throw new AppError('notFound', `${what} not found`)
-      await this.audit.record(actor, row.organization_id, `${this.kind.action}.revoke`, this.detail(id), trx)
+      await this.deps.audit.record(
+        actor,
+        row.organization_id,
+        `${this.kind.action}.revoke`,
+        this.detail(id),
+        trx,
+      )
     })
     this.keys.delete(id)
   }

@@ -4,8 +4,7 @@ import { newID } from '../../lib/ids.js'
 import type { Database } from '../../storage/database.js'
 import type { Actor } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
-import { insertTopic } from '../topics/topics.repository.js'
-import { findOrganization, insertOrganization, listOrganizations } from './organizations.repository.js'
+import type { Repositories } from '../repositories.js'
 
 /** An organization: the customer, owner of users, keys, chatbots and agents. */
 export interface Organization {
@@ -25,6 +24,7 @@ const toOrganization = (row: { id: string; name: string; created: number; update
 export class OrganizationsService {
   constructor(
     private readonly database: Database,
+    private readonly repositories: Pick<Repositories, 'organizations' | 'topics'>,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
   ) {}
@@ -34,8 +34,8 @@ export class OrganizationsService {
     const now = this.clock.now()
     const row = { id: newID(), name, created: now, updated: now }
     await this.database.transaction(async (trx) => {
-      await insertOrganization(trx, row)
-      await insertTopic(trx, {
+      await this.repositories.organizations.insertOrganization(trx, row)
+      await this.repositories.topics.insertTopic(trx, {
         organization_id: row.id,
         name: 'General',
         is_default: 1,
@@ -49,18 +49,18 @@ export class OrganizationsService {
 
   /** Every organization, oldest first (for the operator, who may have lost an ID). */
   async list(): Promise<Organization[]> {
-    return (await listOrganizations(this.database.db)).map(toOrganization)
+    return (await this.repositories.organizations.listOrganizations(this.database.db)).map(toOrganization)
   }
 
   /** How many open cases one visitor may have. */
   async maxOpenCases(organizationID: string): Promise<number> {
-    const row = await findOrganization(this.database.db, organizationID)
+    const row = await this.repositories.organizations.findOrganization(this.database.db, organizationID)
     return row?.max_open_cases ?? 1
   }
 
   /** Throws notFound when there is no such organization. */
   async get(organizationID: string): Promise<Organization> {
-    const row = await findOrganization(this.database.db, organizationID)
+    const row = await this.repositories.organizations.findOrganization(this.database.db, organizationID)
     if (!row) throw new AppError('notFound', `Organization ${organizationID} not found`)
     return toOrganization(row)
   }

@@ -1,10 +1,6 @@
 import { AppError } from '../../errors/app-error.js'
-import type { Clock } from '../../lib/clock.js'
-import type { Database } from '../../storage/database.js'
 import type { Actor } from '../audit/actor.js'
-import type { AuditLog } from '../audit/audit.js'
-import { KeyPairs } from '../key-pairs/key-pairs.js'
-import type { OrganizationsService } from '../organizations/organizations.service.js'
+import { type KeyPairDependencies, KeyPairs } from '../key-pairs/key-pairs.js'
 
 export { KEY_CACHE_MS } from '../key-pairs/key-pairs.js'
 
@@ -38,7 +34,7 @@ const SERVER_KEY_HEADER_ERROR = 'Request headers are required (Server-Key)'
 export class ServerKeysService {
   private readonly keys: KeyPairs
 
-  constructor(database: Database, clock: Clock, organizations: OrganizationsService, audit: AuditLog) {
+  constructor(deps: KeyPairDependencies) {
     const kind = {
       table: 'server_keys',
       noun: 'Server key',
@@ -46,7 +42,7 @@ export class ServerKeysService {
       idField: 'serverKeyID',
       refuse: (reason: string) => new ServerKeyError(reason),
     } as const
-    this.keys = new KeyPairs(kind, database, clock, organizations, audit)
+    this.keys = new KeyPairs(kind, deps)
   }
 
   async create(actor: Actor, organizationID: string): Promise<CreatedServerKey> {

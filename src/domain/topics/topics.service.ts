@@ -6,7 +6,7 @@ import type { TopicsTable } from '../../storage/schema.js'
 import { type Actor, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
-import { findDefaultTopic, findTopic, insertTopic, listTopics } from './topics.repository.js'
+import type { Repositories } from '../repositories.js'
 
 /** A topic: a queue of cases with its agents. Each organization has a default one. */
 export interface Topic {
@@ -24,6 +24,7 @@ const toTopic = (row: Selectable<TopicsTable>): Topic => ({
 export class TopicsService {
   constructor(
     private readonly database: Database,
+    private readonly repositories: Pick<Repositories, 'topics'>,
     private readonly clock: Clock,
     private readonly organizations: OrganizationsService,
     private readonly audit: AuditLog,
@@ -34,7 +35,7 @@ export class TopicsService {
     await this.organizations.get(organizationID)
     const now = this.clock.now()
     const topic = await this.database.transaction(async (trx) => {
-      const row = await insertTopic(trx, {
+      const row = await this.repositories.topics.insertTopic(trx, {
         organization_id: organizationID,
         name,
         is_default: 0,
@@ -48,14 +49,14 @@ export class TopicsService {
   }
 
   async list(organizationID: string): Promise<Topic[]> {
-    return (await listTopics(this.database.db, organizationID)).map(toTopic)
+    return (await this.repositories.topics.listTopics(this.database.db, organizationID)).map(toTopic)
   }
 
   /** The topic, or the organization's default one when `topicID` is absent or 0. */
   async resolve(organizationID: string, topicID: number | undefined): Promise<Topic> {
     const row = topicID
-      ? await findTopic(this.database.db, organizationID, topicID)
-      : await findDefaultTopic(this.database.db, organizationID)
+      ? await this.repositories.topics.findTopic(this.database.db, organizationID, topicID)
+      : await this.repositories.topics.findDefaultTopic(this.database.db, organizationID)
     if (!row) throw new AppError('notFound', `Topic ${topicID} not found`)
     return toTopic(row)
   }
