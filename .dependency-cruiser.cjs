@@ -9,6 +9,8 @@
 //                                domain type), requests the chat API and /connect both take, client auth
 //   6. api/<family>/, realtime/  the surfaces: the HTTP families (each on its own), the /connect
 //                                gateway, the hubs and presence
+//      compat/<product>/         beside them: the translation for another product's clients (the
+//                                TapTalk.io SDKs), hooked in by app.ts alone
 //   7. app.ts, services.ts, main.ts, cli/: the composition root
 // Two modules stand off that ladder: http/ (HTTP plumbing the surfaces share: envelope, error mapping,
 // validation, docs, metrics) knows only lib/ and errors/, and the domain may not import it;
@@ -139,6 +141,23 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/contract/' },
       to: { path: '^src/(api|realtime)/' },
+    },
+    {
+      name: 'compat-at-one-boundary',
+      comment:
+        "A compatibility layer translates another product's requests and answers at the edge: only the " +
+        "app wires it in, and it uses the surfaces' plumbing (http/, contract/, the socket Dialect) and " +
+        "the domain, never an API family, so that Parley's own API knows nothing of it.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/app\\.ts$', '^src/compat/'] },
+      to: { path: '^src/compat/' },
+    },
+    {
+      name: 'compat-not-into-api-families',
+      comment: 'The compatibility layer wraps the API families from outside (hooks), not by calling them.',
+      severity: 'error',
+      from: { path: '^src/compat/' },
+      to: { path: '^src/api/' },
     },
     {
       name: 'composition-root-on-top',

@@ -2,11 +2,12 @@ import pg from 'pg'
 import { benchDelivery, printDelivery } from './delivery.bench.js'
 import { type Figures, load, printTable, startService } from './lib.js'
 import { benchRealtime, benchRealtimeBaseline, printRealtime } from './realtime.bench.js'
+import { benchSearch, printSearch } from './search.bench.js'
 import { benchTicket } from './ticket.bench.js'
 import { benchWebhook } from './webhook.bench.js'
 
 // `npm run bench`: each figure next to a baseline measured in the same run (a bare Fastify route
-// for HTTP, a bare ws relay for real time, the bot itself for delivery). BENCH_ONLY=http|realtime|delivery
+// for HTTP, a bare ws relay for real time, the bot itself for delivery). BENCH_ONLY=http|realtime|delivery|search
 // runs one part.
 // PostgreSQL scenarios use BENCH_DATABASE_URL, else DATABASE_URL, else the local server.
 
@@ -50,3 +51,9 @@ if (!only || only === 'http') {
 }
 if (!only || only === 'realtime') printRealtime([await benchRealtimeBaseline(), await benchRealtime()])
 if (!only || only === 'delivery') printDelivery(await benchDelivery())
+if (!only || only === 'search') {
+  const rows = [await benchSearch('SQLite')]
+  if (await postgresReachable()) rows.push(await benchSearch('PostgreSQL', postgresURL))
+  else console.log(`PostgreSQL search skipped: ${postgresURL} is not reachable`)
+  printSearch(rows)
+}

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import openapiTS, { type OpenAPI3 } from 'openapi-typescript'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config/config.js'
-import { openDatabase } from '../src/storage/database.js'
+import { migrate, openDatabase } from '../src/storage/database.js'
 
 // `npm run api-types` (run by the build and by `npm test` before the console's type-check): the
 // console's API types, generated from the OpenAPI document, so a server change that breaks the
@@ -24,9 +24,12 @@ async function openAPIDocument(): Promise<OpenAPI3> {
   try {
     // Only these variables: DATABASE_URL or REDIS_URL in the environment must not be reached.
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
+    const database = openDatabase(config)
+    // Migrated: the app leases its ID worker number from the database as it is built.
+    await migrate(database)
     const app = await buildApp({
       config,
-      database: openDatabase(config),
+      database,
       masterKey: randomBytes(32),
       delivery: { autoStart: false },
     })

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { extname, join } from 'node:path'
 
 const MAX_LINES = 300
-const ROOTS = ['src', 'console/src']
+const ROOTS = ['src', 'console/src', 'packages/client/src', 'packages/widget/src']
 const SOURCE_EXTENSIONS = new Set(['.ts', '.tsx', '.css'])
 const MARKER = /^(\/\/|\/\*) Long file: \S/
 

@@ -9,6 +9,8 @@ import { opsAPI } from './api/ops/health.js'
 import { serverAPI } from './api/server/index.js'
 import { visitorAPI } from './api/visitor/index.js'
 import { WEBHOOK_PREFIX, webhookAPI, webhookFormat } from './api/webhook/index.js'
+import { widgetScript } from './api/widget/index.js'
+import { useTapTalkCompat } from './compat/taptalk/index.js'
 import type { Config } from './config/config.js'
 import { httpChatbotClient } from './domain/delivery/attempt.js'
 import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
@@ -75,6 +77,9 @@ export async function buildApp(options: AppOptions) {
     // Behind a load balancer: the client's address (rate limits, logs) and https (Secure cookies).
     trustProxy: config.trustProxy,
   })
+  // Before any ID is issued: this process's worker number in the database (storage/id-workers.ts).
+  // Several apps in one process (tests) on one database handle share its lease.
+  await database.ids.lease({ log: app.log })
   // Without Redis, one instance: events, presence and login counts stay in the process.
   const redis = config.redisURL ? new RedisConnections(config.redisURL, app.log) : undefined
   const hub = redis ? new RedisHub(redis.publisher, redis.subscriber, app.log) : new LocalHub(app.log)
@@ -85,6 +90,7 @@ export async function buildApp(options: AppOptions) {
     hub,
     publicURL: config.publicURL,
     destinations: new DestinationPolicy(config.chatbotURLAllow),
+    caseReopenWindowHours: config.caseReopenWindowHours,
   })
   const presence = new Presence(
     redis ? new RedisPresence(redis.presence, () => clock.now()) : new LocalPresence(),
@@ -135,6 +141,8 @@ export async function buildApp(options: AppOptions) {
   useZodSchemas(app)
   useResponseSchemas(app)
   await useCORS(app, config.corsOrigins)
+  // Before the API families: it translates their requests and answers for the SDKs it serves.
+  await useTapTalkCompat(app)
 
   await app.register(opsAPI)
   await app.register(serverAPI)
@@ -145,5 +153,6 @@ export async function buildApp(options: AppOptions) {
   await app.register(agentAPI, { redis: redis?.logins, clock })
   await app.register(gateway, { presence, clock, ...GATEWAY_DEFAULTS, ...options.realtime })
   await app.register(consoleApp)
+  await app.register(widgetScript)
   return app
 }

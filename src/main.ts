@@ -1,6 +1,7 @@
 import { buildApp } from './app.js'
 import { ConfigError, listenError, loadConfig } from './config/config.js'
 import { loadMasterKey } from './config/master-key.js'
+import { isAppError } from './errors/app-error.js'
 import { migrate, openDatabase } from './storage/database.js'
 
 async function main(): Promise<void> {
@@ -8,7 +9,12 @@ async function main(): Promise<void> {
   const masterKey = loadMasterKey(config)
   const database = openDatabase(config)
   await migrate(database)
-  const app = await buildApp({ config, database, masterKey })
+  // A start that fails closes the database, giving its ID worker number back at once: a supervisor
+  // restarting a server that cannot start must not use up the 64 numbers meanwhile.
+  const app = await buildApp({ config, database, masterKey }).catch(async (error: unknown) => {
+    await database.close().catch(() => {})
+    throw error
+  })
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -21,15 +27,17 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
 
-  await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+  await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
+    await app.close().catch(() => {})
     // A busy port or a foreign address is a setting to change, not a crash.
     throw listenError(error, config) ?? error
   })
 }
 
 main().catch((error: unknown) => {
-  // A bad configuration is one clear line; anything else is a crash with its stack.
-  if (error instanceof ConfigError) console.error(error.message)
+  // A bad configuration, or a refusal to start (no ID worker number free), is one clear line;
+  // anything else is a crash with its stack.
+  if (error instanceof ConfigError || isAppError(error)) console.error(error.message)
   else console.error(error)
   process.exit(1)
 })

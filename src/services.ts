@@ -2,13 +2,17 @@ import { AgentSessions } from './domain/agents/agent-sessions.js'
 import { AgentsService } from './domain/agents/agents.service.js'
 import { AppKeysService } from './domain/app-keys/app-keys.service.js'
 import { AuditLog } from './domain/audit/audit.js'
+import { DEFAULT_REOPEN_WINDOW_HOURS } from './domain/cases/case-reopen.js'
 import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
+import { MessageSync } from './domain/messages/message-sync.js'
 import { MessagesService } from './domain/messages/messages.service.js'
 import { Senders } from './domain/messages/senders.js'
+import { CaseNotes } from './domain/notes/case-notes.js'
 import { OrganizationsService } from './domain/organizations/organizations.service.js'
 import { type Repositories, repositories as realRepositories } from './domain/repositories.js'
 import { RoomsService } from './domain/rooms/rooms.service.js'
+import { CaseSearcher } from './domain/search/case-search.js'
 import { ServerKeysService } from './domain/server-keys/server-keys.service.js'
 import { AccessTokens } from './domain/sessions/access-tokens.js'
 import { SessionsService } from './domain/sessions/sessions.service.js'
@@ -30,6 +34,10 @@ export interface Services {
   topics: TopicsService
   chatbots: ChatbotsService
   cases: Cases
+  /** Internal notes on cases and @mentions of agents. */
+  notes: CaseNotes
+  /** Searching an organization's cases (agents). */
+  search: CaseSearcher
   organizations: OrganizationsService
   serverKeys: ServerKeysService
   appKeys: AppKeysService
@@ -38,6 +46,8 @@ export interface Services {
   sessions: SessionsService
   rooms: RoomsService
   messages: MessagesService
+  /** The room list and what changed since (each session's sync point). */
+  sync: MessageSync
 }
 
 export interface Dependencies {
@@ -52,6 +62,8 @@ export interface Dependencies {
   destinations?: DestinationPolicy
   /** The queries services run; the real ones unless given (a test may wrap them). */
   repositories?: Repositories
+  /** CASE_REOPEN_WINDOW_HOURS: how long after closing a case can be reopened; 72 unless given. */
+  caseReopenWindowHours?: number
 }
 
 export function createServices({
@@ -62,19 +74,15 @@ export function createServices({
   hub = new LocalHub(),
   destinations,
   repositories = realRepositories,
+  caseReopenWindowHours = DEFAULT_REOPEN_WINDOW_HOURS,
 }: Dependencies): Services {
   const audit = new AuditLog(database, clock)
   const organizations = new OrganizationsService(database, repositories, clock, audit)
   const users = new UsersService(database, repositories)
   const rooms = new RoomsService(database, repositories, clock, users, hub)
-  const messages = new MessagesService(
-    database,
-    repositories,
-    clock,
-    new Senders(database, repositories, users),
-    rooms,
-    hub,
-  )
+  const senders = new Senders(database, repositories, users)
+  const messages = new MessagesService(database, repositories, clock, senders, rooms, hub)
+  const sync = new MessageSync(database, repositories, clock, senders, rooms)
   const topics = new TopicsService(database, repositories, clock, organizations, audit)
   const chatbots = new ChatbotsService(
     database,
@@ -96,8 +104,10 @@ export function createServices({
     topics,
     chatbots,
     organizations,
+    reopenWindowHours: caseReopenWindowHours,
   })
   chatbots.onDeactivated = (chatbotIDs) => cases.chatbots.handOverAllOf(chatbotIDs)
+  rooms.caseFollowersOf = (roomID) => cases.agents.followersOfRoom(roomID)
   const agentSessions = new AgentSessions(database, repositories, clock, hub)
   const keyPairs = { database, repositories, clock, organizations, audit }
   return {
@@ -120,6 +130,14 @@ export function createServices({
     topics,
     chatbots,
     cases,
+    notes: new CaseNotes({
+      database,
+      clock,
+      hub,
+      repositories,
+      followersOfRoom: (roomID) => cases.agents.followersOfRoom(roomID),
+    }),
+    search: new CaseSearcher({ database, repositories, senders, rows: cases.rows }),
     organizations,
     serverKeys: new ServerKeysService(keyPairs),
     appKeys: new AppKeysService(keyPairs),
@@ -135,5 +153,6 @@ export function createServices({
     ),
     rooms,
     messages,
+    sync,
   }
 }

@@ -24,6 +24,8 @@ describeEachDatabase('admin rules in the services', (dialect) => {
 
   beforeAll(async () => {
     testDatabase = await createTestDatabase(dialect)
+    // As buildApp does: the services issue IDs under a worker number leased from the database.
+    await testDatabase.database.ids.lease()
     services = createServices({
       database: testDatabase.database,
       clock: new ManualClock(Date.now()),

@@ -26,6 +26,8 @@ describeEachDatabase('the case engine', (dialect) => {
 
   beforeAll(async () => {
     testDatabase = await createTestDatabase(dialect)
+    // As buildApp does: the services issue IDs under a worker number leased from the database.
+    await testDatabase.database.ids.lease()
     services = createServices({
       database: testDatabase.database,
       clock: new ManualClock(),

@@ -22,9 +22,10 @@ describe('the case state machine', () => {
       ['bot->queued', 'bot->assigned', 'queued->assigned', 'assigned->assigned', 'assigned->queued']
         .concat(['queued->queued']) // to another topic's queue
         .concat(['bot->closed', 'queued->closed', 'assigned->closed'])
+        .concat(['closed->assigned']) // reopened by an agent (case/reopen only)
         .sort(),
     )
-    expect(TRANSITIONS.closed).toEqual([])
+    expect(TRANSITIONS.closed).toEqual(['assigned'])
   })
 })
 

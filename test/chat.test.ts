@@ -101,6 +101,25 @@ describeEachDatabase('chat API', (dialect) => {
       )
     })
 
+    test('a personal room is addressed by its ID before its first message too', async () => {
+      const pairs = await createOrganization(server(), 'Pairs')
+      const [dave, erin] = (await Promise.all([pairs.signIn('dave'), pairs.signIn('erin')])) as [
+        TestClient,
+        TestClient,
+      ]
+      const roomID = personalRoomID(dave.userID, erin.userID)
+      const reply = await dave.call(SEND, text('first', 'hi erin', { roomID }))
+      expect(reply.json.data.message).toMatchObject({ roomID, room: { type: 1 }, body: 'hi erin' })
+      expect((await erin.call('/v1/client/room/get', { roomID })).json.data.room.userIDs.sort()).toEqual(
+        [dave.userID, erin.userID].sort(),
+      )
+      // Only its own two users open it, and only in its canonical form.
+      await expectError(carol.call(SEND, text('c-2', 'me too', { roomID })), 404, '40401')
+      const [low, high] = roomID.split('-')
+      const reversed = `${high}-${low}`
+      await expectError(dave.call(SEND, text('rev', 'hi', { roomID: reversed })), 404, '40401')
+    })
+
     test('a personal room has fixed participants', async () => {
       const roomID = personalRoomID(alice.userID, bob.userID)
       await expectError(

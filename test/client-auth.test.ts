@@ -264,6 +264,21 @@ describeEachDatabase('client authentication', (dialect) => {
       events.stop()
     })
 
+    test('an expired access token of a live session still logs out (clients do not refresh to leave)', async () => {
+      const client = await org.signIn('late-leaver')
+      server().clock.advance(ACCESS_TOKEN_LIFETIME_MS + 1)
+      expect((await client.call('/v1/client/user/get_by_id', { id: client.userID })).json.error.code).toBe(
+        '40104',
+      )
+      expect((await client.call(LOGOUT)).status).toBe(200)
+      expect((await server().post(REFRESH, undefined, bearer(client.refreshToken))).json.error.code).toBe(
+        '40103',
+      )
+      // Revoked already: the token proves nothing any more.
+      expect((await client.call(LOGOUT)).json).toEqual(error401('40103', 'session has been revoked'))
+      expect((await server().post(LOGOUT, undefined, bearer('not.a.token'))).json.error.code).toBe('40103')
+    })
+
     test('a revocation made elsewhere is honoured within a second', async () => {
       const client = await org.signIn('revoked-elsewhere')
       expect((await client.call('/v1/client/user/get_by_id', { id: client.userID })).status).toBe(200)

@@ -29,7 +29,7 @@ for (const dialect of dialects) {
     let org: Awaited<ReturnType<typeof createOrganization>>
     const stops: (() => unknown)[] = []
     // Filled in as the flow goes.
-    const flow = { caseID: '', botPort: 0 }
+    const flow = { caseID: '', botPort: 0, earlierCaseID: '' }
     let visitorSocket: TestSocket
     let visitor: Awaited<ReturnType<typeof org.signIn>>
     /** The screenshots this run took: name → file. */
@@ -127,18 +127,44 @@ for (const dialect of dialects) {
       await page.evaluate('window.parleyTestMark = "same page"')
 
       visitor = await org.signIn('visitor-1')
+      // An earlier case of the visitor, closed by them (the side panel lists it).
+      const earlier = await openCase(visitor, 'Can I change my delivery address?')
+      flow.earlierCaseID = earlier.caseID
+      expect((await visitor.call('/api/visitor/v1/client/case/close', { id: earlier.caseID })).status).toBe(
+        200,
+      )
       visitorSocket = await connect(server.url, visitor.accessToken)
       const opened = await openCase(visitor, 'Where is my order #1042?')
       flow.caseID = opened.caseID
       await visitorSocket.waitUntil(
-        (f) => f.eventName === 'chat/sendMessage' && f.data.user.userRole.code === 'chatbot',
+        (f) =>
+          f.eventName === 'chat/sendMessage' &&
+          f.data.user.userRole.code === 'chatbot' &&
+          f.data.roomID === opened.roomID,
         WAIT.timeout,
       )
-      await visitorSays('agent')
+      // The visitor asks for the bot's menu and chooses its quick reply "Talk to agent".
+      await visitorSays('menu')
+      await visitorSocket.waitUntil(
+        (f) => f.eventName === 'chat/sendMessage' && f.data.body === 'What would you like to do?',
+        WAIT.timeout,
+      )
+      const choice = await visitor.call('/api/visitor/v1/client/case/send_message', {
+        id: flow.caseID,
+        localID: 'chose: agent',
+        messageType: 'text',
+        text: { body: 'Talk to agent' },
+        interactive: { type: 'button_reply', button_reply: { id: '/agent', title: 'Talk to agent' } },
+      })
+      expect(choice.status).toBe(200)
 
       const row = page.locator(`[data-testid="list-queue"] [data-case-id="${opened.caseID}"]`)
       await row.waitFor(WAIT)
-      await expect(row.textContent()).resolves.toContain('Where is my order #1042?')
+      // The row names the visitor and shows the last message: Parley's note of the handover.
+      await expect(row.locator('.case-visitor').textContent()).resolves.toBe('User visitor-1')
+      await expect(row.getByTestId('last-message').textContent()).resolves.toMatch(
+        /^Parley: The chatbot handed/,
+      )
       await expect(row.textContent()).resolves.toMatch(/waiting/)
       // Still the same page load: the row came over the socket.
       await expect(page.evaluate('window.parleyTestMark')).resolves.toBe('same page')
@@ -152,6 +178,13 @@ for (const dialect of dialects) {
       const botBubble = page.locator('.bubble-row.ours', { hasText: 'You said: Where is my order #1042?' })
       await botBubble.waitFor(WAIT)
       await expect(botBubble.locator('.bubble-sender').textContent()).resolves.toBe('Echo')
+      // The bot's quick replies are listed under its message; the visitor's choice is their text.
+      const menu = page.locator('.bubble-row.ours', { hasText: 'What would you like to do?' })
+      await expect(menu.locator('.quick-replies li').allTextContents()).resolves.toEqual([
+        'Talk to agent',
+        'Say hi',
+      ])
+      await page.locator('.bubble-row.visitor', { hasText: 'Talk to agent' }).waitFor(WAIT)
       await page.keyboard.press('t') // the keyboard shortcut for "Take case"
       await page.locator('[data-status="assigned"]').waitFor(WAIT)
 
@@ -163,14 +196,49 @@ for (const dialect of dialects) {
         WAIT.timeout,
       )
       expect(received.data.user.userID).toMatch(/^agent:/)
+      // While the agent typed, the visitor saw it, under the agent's name; the send stopped it.
+      const typing = visitorSocket.frames.filter((f) => String(f.eventName).endsWith('Typing'))
+      expect(typing.at(0)).toMatchObject({
+        eventName: 'chat/startTyping',
+        data: { user: { userID: received.data.user.userID, fullname: received.data.user.fullname } },
+      })
+      await visitorSocket.waitUntil((f) => f.eventName === 'chat/stopTyping', WAIT.timeout)
       await page.locator('.bubble-row.ours', { hasText: reply }).waitFor(WAIT)
       // Once the send is answered, the box is empty for the next reply.
       await page.waitForFunction('document.querySelector("textarea").value === ""', undefined, WAIT)
 
-      // The visitor's answer shows up in the open case by itself.
+      // The visitor types: the agent sees it under the conversation.
+      visitorSocket.send({ eventName: 'chat/startTyping', data: { roomID: received.data.roomID } })
+      await page.locator('[data-testid="visitor-typing"]', { hasText: 'is typing…' }).waitFor(WAIT)
+      // The visitor's answer shows up in the open case by itself (and ends their typing), and the
+      // open case marks it read: the visitor hears so.
       await visitorSays('Great, thank you!')
       await page.locator('.bubble-row.visitor', { hasText: 'Great, thank you!' }).waitFor(WAIT)
+      await page.waitForFunction(
+        'document.querySelector("[data-testid=visitor-typing]").textContent === ""',
+        undefined,
+        WAIT,
+      )
+      await visitorSocket.waitUntil(
+        (f) => f.eventName === 'chat/updateMessage' && f.data.body === 'Great, thank you!' && f.data.isRead,
+        WAIT.timeout,
+      )
       await shot(page, 'case-reply')
+
+      // The side panel: the visitor's profile from the ticket request, and their earlier case, which opens.
+      const panel = page.getByTestId('visitor-panel')
+      await expect(panel.locator('.visitor-name').textContent()).resolves.toBe('User visitor-1')
+      const facts = await panel.locator('.visitor-facts').textContent()
+      for (const fact of ['User IDvisitor-1', 'Platformweb', 'Devicedevice-1']) expect(facts).toContain(fact)
+      const earlier = panel.locator(`[data-case-id="${flow.earlierCaseID}"]`)
+      await expect(earlier.textContent()).resolves.toMatch(/closed.*Can I change my delivery address\?/)
+      await earlier.click()
+      await page.locator('.case-view[data-status="closed"]').waitFor(WAIT)
+      await page
+        .locator('.bubble-row.visitor', { hasText: 'Can I change my delivery address?' })
+        .waitFor(WAIT)
+      await page.goBack()
+      await page.locator('.case-view[data-status="assigned"]').waitFor(WAIT)
     })
 
     test('a message in a case that is not open is marked unread until opened', async () => {
@@ -179,6 +247,9 @@ for (const dialect of dialects) {
       await row.waitFor(WAIT)
       await visitorSays('One more thing…')
       await row.locator('.count', { hasText: '1' }).waitFor(WAIT)
+      // The row's last message follows live: the visitor's, just now.
+      await row.getByTestId('last-message').filter({ hasText: 'Visitor: One more thing…' }).waitFor(WAIT)
+      await expect(row.locator('.case-row-when').textContent()).resolves.toBe('now')
       await expect(page.title()).resolves.toBe('(1) Parley console')
       await row.click()
       await page.locator('.bubble-row.visitor', { hasText: 'One more thing…' }).waitFor(WAIT)
@@ -210,6 +281,59 @@ for (const dialect of dialects) {
       await page.locator('[data-status="assigned"]').waitFor(WAIT)
     })
 
+    test('an internal note with an @mention shows as a note, reaches the colleague, never the visitor', async () => {
+      const email = 'grace@acme.test'
+      const grace = await server.app.services.agents.create(operator, org.organizationID, {
+        email,
+        fullName: 'Grace Helper',
+        role: 'agent',
+        password: AGENT_PASSWORD,
+      })
+      const graceToken = (await server.post('/api/agent/v1/auth/login', { email, password: AGENT_PASSWORD }))
+        .json.data.token
+      const graceSocket = await connect(server.url, graceToken)
+      const visitorFrames = visitorSocket.frames.length
+      // The note tab, the @ picker (arrow keys and Enter), and Enter saves.
+      await page.getByRole('tab', { name: 'Internal note' }).click()
+      const box = page.getByLabel('Internal note text')
+      await box.fill('Refund approved, ')
+      await box.pressSequentially('@gra')
+      const picker = page.getByRole('listbox', { name: 'Mention a colleague' })
+      await picker.getByRole('option', { name: 'Grace Helper' }).waitFor(WAIT)
+      await box.press('ArrowDown')
+      await box.press('Enter')
+      await box.pressSequentially('please double-check.')
+      await box.press('Enter')
+      const note = page.locator('.note-row', { hasText: 'Refund approved' })
+      await note.waitFor(WAIT)
+      await expect(note.textContent()).resolves.toContain('Only agents see this')
+      await expect(note.locator('.mention').textContent()).resolves.toBe('@Grace Helper')
+      const told = await graceSocket.waitUntil((f) => f.eventName === 'agent/mention', WAIT.timeout)
+      expect(told.data.note.text).toBe(
+        `Refund approved, @[Grace Helper](${grace.agentAccountID}) please double-check.`,
+      )
+      // Grace answers with a plain @ada: Ada's open case shows it, her sidebar counts it, and the
+      // list of mentions opens the case (and reads it).
+      const answer = await server.post(
+        '/api/agent/v1/case/add_note',
+        { id: flow.caseID, localID: 'grace-1', text: 'Done, @ada.' },
+        { authorization: `Bearer ${graceToken}` },
+      )
+      expect(answer.status).toBe(200)
+      await page.locator('.note-row', { hasText: 'Done, @ada.' }).waitFor(WAIT)
+      await page.getByTestId('mentions-unread').filter({ hasText: '1' }).waitFor(WAIT)
+      await shot(page, 'case-note')
+      await page.getByRole('button', { name: /Mentions/ }).click()
+      await page.getByRole('link', { name: /Done, @ada/ }).click()
+      await page.getByTestId('mentions-unread').waitFor({ state: 'detached', ...WAIT })
+      // The visitor's socket heard nothing of either note.
+      expect(JSON.stringify(visitorSocket.frames.slice(visitorFrames))).not.toMatch(
+        /Refund approved|Done, @ada/,
+      )
+      await page.getByRole('tab', { name: 'Reply' }).click()
+      await graceSocket.close()
+    })
+
     test('the agent closes the case; the visitor sees case/update closed', async () => {
       // Transfer offers the topics' queues (and colleagues); Escape leaves it.
       await page.getByRole('button', { name: 'Transfer…' }).click()
@@ -225,9 +349,67 @@ for (const dialect of dialects) {
       )
       expect(update.data).toMatchObject({ caseID: flow.caseID, closedBy: 'agent', isClosed: true })
       await page.locator('[data-status="closed"]').waitFor(WAIT)
+      await page.getByText('The visitor has not rated this case.').waitFor(WAIT)
+
+      // The visitor rates the case: the open case view shows it at once.
+      const rated = await visitor.call('/api/visitor/v1/client/case/rate', {
+        id: flow.caseID,
+        rating: 4,
+        note: 'Quick answer, thanks!',
+      })
+      expect(rated.status).toBe(200)
+      const rating = page.getByTestId('case-rating')
+      await rating.waitFor(WAIT)
+      await expect(rating.textContent()).resolves.toContain('Rated 4/5 by the visitor')
+      await expect(rating.getByRole('img', { name: '4 out of 5 stars' }).count()).resolves.toBe(1)
+      await expect(rating.locator('.rating-note').textContent()).resolves.toBe('Quick answer, thanks!')
       await page.getByRole('tab', { name: /Closed/ }).click()
       await page.locator(`[data-testid="list-closed"] [data-case-id="${flow.caseID}"]`).waitFor(WAIT)
       await shot(page, 'case-closed')
+    })
+
+    test('searching finds the case by words said, with the message holding them, and opens it', async () => {
+      await page.getByLabel('Search cases').fill('ships TODAY')
+      await page.getByLabel('Search cases').press('Enter')
+      const hit = page.locator(`[data-testid="list-search"] [data-case-id="${flow.caseID}"]`)
+      await hit.waitFor(WAIT)
+      await expect(hit.locator('.snippet').textContent()).resolves.toContain('Your order ships today.')
+      await page.getByLabel('Status', { exact: true }).selectOption('closed')
+      await page.waitForURL(/status=closed/, WAIT)
+      await hit.waitFor(WAIT)
+      await shot(page, 'search')
+      await hit.click()
+      await page.locator('.bubble-row.ours', { hasText: 'Your order ships today.' }).waitFor(WAIT)
+      await page.getByRole('button', { name: 'Clear' }).click()
+      await page.getByRole('tab', { name: /Closed/ }).waitFor(WAIT)
+    })
+
+    test('the agent tags the case, filters the inbox by the tag, and reopens the closed case', async () => {
+      // The case is open (closed) in the page: Enter adds a tag, which the list row shows too.
+      await page.getByLabel('Add a tag').fill('Refund')
+      await page.getByLabel('Add a tag').press('Enter')
+      await page.getByRole('button', { name: 'Remove tag refund' }).waitFor(WAIT)
+      const row = page.locator(`[data-testid="list-closed"] [data-case-id="${flow.caseID}"]`)
+      await row.getByTestId('row-tags').getByText('refund').waitFor(WAIT)
+      await shot(page, 'case-tags')
+      await page.getByLabel('Tag', { exact: true }).selectOption('refund')
+      await page.waitForURL(/tag=refund/, WAIT)
+      await page.locator(`[data-testid="list-search"] [data-case-id="${flow.caseID}"]`).waitFor(WAIT)
+      await page.getByRole('button', { name: 'Clear' }).click()
+
+      // Reopened, the case is the agent's again and the visitor hears of it; then closed again.
+      await page.getByRole('button', { name: 'Reopen' }).click()
+      const reopened = await visitorSocket.waitUntil(
+        (f) => f.eventName === 'case/update' && f.data.caseID === flow.caseID && f.data.status === 'assigned',
+        WAIT.timeout,
+      )
+      expect(reopened.data).not.toHaveProperty('tags')
+      await page.locator('.case-view[data-status="assigned"]').waitFor(WAIT)
+      await page.locator('.system-line', { hasText: 'The case was reopened' }).waitFor(WAIT)
+      await page.getByRole('button', { name: 'Close case' }).click()
+      await page.locator('.case-view[data-status="closed"]').waitFor(WAIT)
+      await page.getByRole('tab', { name: /Closed/ }).click()
+      await row.waitFor(WAIT)
     })
 
     test('the status selector shows its whole choice', async () => {
@@ -365,6 +547,7 @@ for (const dialect of dialects) {
         'case-reply',
         'transfer-warning',
         'case-closed',
+        'case-note',
         'phone-inbox',
         'phone-case',
       ]

@@ -20,7 +20,7 @@ const PUBLIC = ['get /healthz', 'get /readyz', 'get /metrics', 'post /api/agent/
 /** Answers in plain text (the webhook's, the metrics); every other documented route answers JSON. */
 const TEXT = [`POST ${WEBHOOK}`, 'GET /metrics']
 /** Routes left out of the document: the console's pages and files, and the docs themselves. */
-const UNDOCUMENTED = /^GET \/(console(\/.*)?|docs(\/.*)?)?$/
+const UNDOCUMENTED = /^GET \/(console(\/.*)?|docs(\/.*)?|widget\.js)?$/
 
 /** Every route the app holds, as `METHOD /path` (HEAD and CORS preflights aside), read off printRoutes. */
 function routesOf(app: FastifyInstance): string[] {

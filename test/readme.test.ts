@@ -7,9 +7,9 @@ import { freePort, type ServerProcess, startServerProcess } from './support/proc
 // The README's walk-throughs, run as a new user runs them: every `sh` block, in order, pasted into
 // one shell, against a fresh server started as the README says (`CHATBOT_URL_ALLOW=127.0.0.1 npm
 // start`). Blocks marked `<!-- readme-test: skip (why) -->` (installing, starting servers, the
-// test suite itself) are left out. The only changes made to the text: the server's and the echo
-// bot's ports are free ones instead of 8080 and 3000, and `set -eo pipefail` stops at the first
-// failing command.
+// test suite itself) are left out. The only changes made to the text: the server's, the echo
+// bot's and the web shop's ports are free ones instead of 8080, 3000 and 3001, and `set -eo
+// pipefail` stops at the first failing command.
 
 /** The `sh` blocks of the README, in order, but those marked to skip. */
 function shellBlocks(markdown: string): string[] {
@@ -72,12 +72,14 @@ describeEachDatabase('the README, pasted in order', (dialect) => {
   })
 
   test('every block works, and says what the README says it does', async () => {
-    const botPort = await freePort()
+    const [botPort, shopPort] = [await freePort(), await freePort()]
     const script = shellBlocks(readFileSync('README.md', 'utf8'))
       .join('\n')
       .replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`)
       .replaceAll('127.0.0.1:3000', `127.0.0.1:${botPort}`)
       .replaceAll('PORT=3000', `PORT=${botPort}`)
+      .replaceAll('127.0.0.1:3001', `127.0.0.1:${shopPort}`)
+      .replaceAll('PORT=3001', `PORT=${shopPort}`)
     const { code, output } = await bash(`set -eo pipefail\n${script}`, env)
     expect(code, output).toBe(0)
     // The walk-throughs' results, in the order they come.
@@ -90,8 +92,12 @@ describeEachDatabase('the README, pasted in order', (dialect) => {
       'case is not handled by the chatbot', // the bot's message after the handover
       'secret key is invalid', // a wrong Secret-Key
       'You said: hello', // the echo bot's answer
+      '"interactive":{"type":"button_reply"', // the visitor chose one of the echo bot's quick replies
+      'log in first', // the web shop gives no ticket without a login
+      '"xcUserID":"shop:Grace Hopper"', // and a working one with
       '"status":"assigned"', // Ada took the case
       '"status":"closed"', // and closed it
+      '"rating":{"rating":5,"note":"Quick and kind, thanks Ada"', // the visitor's rating
     ]) {
       expect(output, output).toContain(expected)
     }

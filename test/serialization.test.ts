@@ -127,6 +127,7 @@ describe('responses written through their schemas', () => {
       closedTime: null,
       closedBy: '',
       isClosed: false,
+      rating: null,
     }
     expect(await write(success({ case: open }))).toBe(JSON.stringify(success({ case: open })))
     const leaky = { ...open, handoverSummary: 'for agents only', secret: 'x' }
@@ -191,7 +192,7 @@ describeEachDatabase('the routes', (dialect) => {
       await services.messages.listBefore(identity, roomID, max, 50),
     )
     await answers(ada.call('/v1/chat/message/room_list_and_unread'), {
-      rooms: await services.messages.roomListAndUnread(identity),
+      rooms: await services.sync.roomListAndUnread(identity),
     })
     await answers(ada.call('/v1/client/room/get', { roomID }), {
       room: await services.rooms.get(identity, roomID),

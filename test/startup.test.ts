@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { ConfigError, loadConfig } from '../src/config/config.js'
+import { openDatabase } from '../src/storage/database.js'
 import { send } from './support/app.js'
+import { createTestDatabase } from './support/databases.js'
 import { runCLI, startServerProcess } from './support/processes.js'
 
 describe('configuration', () => {
@@ -21,6 +23,7 @@ describe('configuration', () => {
       publicURL: 'http://127.0.0.1:8080',
       corsOrigins: true,
       botHandoverAfterSeconds: 60,
+      caseReopenWindowHours: 72,
       deliveryTimeoutSeconds: 10,
       trustProxy: false,
       logLevel: 'info',
@@ -127,18 +130,51 @@ describe('the server process (npm start)', () => {
     expect(lines[0]).toMatch(line)
   })
 
+  test('with every ID worker number leased, the server and writing CLI commands stop with one line', async () => {
+    const testDatabase = await createTestDatabase('sqlite')
+    try {
+      // 64 other processes hold a lease for the next hour.
+      const expires = Date.now() + 3_600_000
+      const leases = Array.from({ length: 64 }, (_, worker) => ({
+        worker,
+        holder: 'other',
+        expires,
+        floor: 0,
+      }))
+      await testDatabase.database.db.insertInto('id_workers').values(leases).execute()
+      const line = /^No ID worker number is free: all 64 are leased by running Parley processes/
+      await expectStartFailure(testDatabase.env, line)
+      const created = await runCLI(['org', 'create', '--name', 'x'], testDatabase.env)
+      expect([created.code, created.stderr.trimEnd().split('\n')]).toEqual([
+        1,
+        [expect.stringMatching(/^error: No ID/)],
+      ])
+      // Reading needs no ID.
+      expect((await runCLI(['org', 'list', '--json'], testDatabase.env)).code).toBe(0)
+    } finally {
+      await testDatabase.drop()
+    }
+  })
+
   test('a port in use, or an address not of this machine, is one line naming PORT or HOST', async () => {
     const busy = createServer().listen(0, '127.0.0.1')
     await once(busy, 'listening')
     const { port } = busy.address() as AddressInfo
+    const dataDir = freshDataDir()
     try {
       await expectStartFailure(
-        { DATA_DIR: freshDataDir(), PORT: String(port) },
+        { DATA_DIR: dataDir, PORT: String(port) },
         new RegExp(`^Invalid configuration: PORT ${port} is already in use on 127\\.0\\.0\\.1`),
       )
     } finally {
       busy.close()
     }
+    // It gave its ID worker number back as it stopped (restarts must not use them all up).
+    const database = openDatabase({ dataDir, databaseURL: undefined })
+    const leased = await database.db.selectFrom('id_workers').selectAll().execute()
+    await database.close()
+    expect(leased).toEqual([expect.objectContaining({ worker: 0, expires: expect.any(Number) })])
+    expect(leased[0]?.expires).toBeLessThanOrEqual(Date.now())
     // 192.0.2.0/24 is for documentation: no machine has it.
     await expectStartFailure({ DATA_DIR: freshDataDir(), HOST: '192.0.2.1' }, /^Invalid configuration: HOST /)
   })

@@ -201,7 +201,11 @@ describeEachDatabase('Database.transaction', (dialect) => {
       let stop = false
       const churn = (async () => {
         for (let i = 0; !stop; i++) {
-          await sql.raw(`create schema churn_${i}; create table churn_${i}.t (a int)`).execute(churner.db)
+          // Tables dropped one by one fail the look with 42P01, the schema with 3F000.
+          const tables = Array.from({ length: 8 }, (_, t) => `churn_${i}.t${t}`)
+          const creates = tables.map((table) => `create table ${table} (a serial, b text, c int);`)
+          await sql.raw(`create schema churn_${i}; ${creates.join(' ')}`).execute(churner.db)
+          for (const table of tables) await sql.raw(`drop table ${table}`).execute(churner.db)
           await sql.raw(`drop schema churn_${i} cascade`).execute(churner.db)
         }
       })()

@@ -29,6 +29,9 @@ function aCase(caseID: string, changes: Partial<Case> = {}): Case {
     closedTime: null,
     closedBy: '',
     isClosed: false,
+    rating: null,
+    tags: [],
+    reopenableUntil: null,
     ...changes,
   }
 }
@@ -158,5 +161,33 @@ describe('inbox', () => {
     )
     expect(ids(state.lists.closed).filter((id) => id === 'P29')).toHaveLength(1)
     expect(state.moreClosed).toBe(false)
+  })
+
+  test('a row keeps its visitor and shows the newest message as its last, whoever said it', () => {
+    const visitor = { userID: 'visitor-R', xcUserID: 'r', fullName: 'Rosa' }
+    const said = (from: string, body: string, fullname: string) =>
+      ({ ...message('room-R', from), body, created: ++clock, user: { userID: from, fullname } }) as Message
+    const first = said('visitor-R', '  Where   is\nit? ', 'Rosa')
+    let state = run(
+      fresh({ mine: [{ ...aCase('R', { status: 'assigned', agentAccountID: 'me' }), visitor }] }),
+    )
+    state = run([{ type: 'message', message: first, viewer, hidden: false }], state)
+    expect(state.lists.mine[0]?.lastMessage).toMatchObject({
+      preview: 'Where is it?',
+      senderRole: 'visitor',
+      senderName: 'Rosa',
+    })
+    // My own reply and Parley's notes are last messages too (not unread); an older one is not.
+    state = run([{ type: 'message', message: said('agent:me', 'On it', 'Me'), viewer, hidden: false }], state)
+    expect(state.lists.mine[0]?.lastMessage).toMatchObject({ preview: 'On it', senderRole: 'agent' })
+    expect(state.unread.R).toBe(1)
+    state = run(
+      [{ type: 'message', message: { ...first, messageID: 'old', created: 1 }, viewer, hidden: false }],
+      state,
+    )
+    expect(state.lists.mine[0]?.lastMessage?.preview).toBe('On it')
+    // An action's answer (a plain case) keeps what the row knew.
+    state = run([{ type: 'case', case: aCase('R', { status: 'closed', updated: ++clock }), viewer }], state)
+    expect(state.lists.closed[0]).toMatchObject({ visitor, lastMessage: { preview: 'On it' } })
   })
 })

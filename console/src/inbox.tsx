@@ -9,7 +9,8 @@ import {
   useRef,
 } from 'react'
 import { call } from './api'
-import type { Agent, Case, CaseStatus, LiveEvent, Message } from './types'
+import { asRow, lastMessageOf, newer } from './rows'
+import type { Agent, Case, CaseRow, CaseStatus, LiveEvent, Message } from './types'
 import { useLiveEvents, useWorkspace } from './workspace'
 
 export type Tab = 'queue' | 'mine' | 'closed'
@@ -37,24 +38,24 @@ type Viewer = Pick<Agent, 'agentAccountID' | 'topics' | 'role'>
 export interface State {
   loaded: boolean
   error: string
-  lists: Record<Tab, Case[]>
+  lists: Record<Tab, CaseRow[]>
   /** The last case of the last closed page the server gave: where the next page starts. */
-  closedCursor: Case | undefined
+  closedCursor: CaseRow | undefined
   moreClosed: boolean
   /** Messages (or, for the queue, arrivals) not yet seen, per caseID of the queue and mine. */
   unread: Record<string, number>
   openCaseID: string
   /** The load in flight, and the case events received since it started (applied on top of it). */
   loading: number
-  sinceLoad: Case[]
+  sinceLoad: CaseRow[]
 }
 
 export type Action =
   | { type: 'loading'; load: number }
-  | { type: 'loaded'; load: number; lists: Record<Tab, Case[]>; viewer: Viewer }
+  | { type: 'loaded'; load: number; lists: Record<Tab, CaseRow[]>; viewer: Viewer }
   | { type: 'failed'; load: number; error: string }
-  | { type: 'olderClosed'; cases: Case[] }
-  | { type: 'case'; case: Case; viewer: Viewer }
+  | { type: 'olderClosed'; cases: CaseRow[] }
+  | { type: 'case'; case: CaseRow; viewer: Viewer }
   | { type: 'message'; message: Message; viewer: Viewer; hidden: boolean }
   | { type: 'open'; caseID: string }
 
@@ -79,12 +80,13 @@ const ORDER: Record<Tab, (a: Case, b: Case) => number> = {
 const withoutKeys = (record: Record<string, number>, keep: (caseID: string) => boolean) =>
   Object.fromEntries(Object.entries(record).filter(([caseID]) => keep(caseID)))
 
-/** Puts a case where it now belongs (unless what the lists have is newer). */
-function place(state: State, item: Case, viewer: Viewer): State {
+/** Puts a case where it now belongs (unless what the lists have is newer), keeping its row's visitor and last message. */
+function place(state: State, changed: CaseRow, viewer: Viewer): State {
   const known = [...state.lists.queue, ...state.lists.mine, ...state.lists.closed].find(
-    (other) => other.caseID === item.caseID,
+    (other) => other.caseID === changed.caseID,
   )
-  if (known && known.updated > item.updated) return state
+  if (known && known.updated > changed.updated) return state
+  const item = asRow(changed, known)
   const target = tabOf(item, viewer)
   const lists = { ...state.lists }
   for (const tab of TABS.map(({ tab }) => tab)) {
@@ -160,6 +162,7 @@ export function reduce(state: State, action: Action): State {
     }
     case 'message': {
       const { message, viewer, hidden } = action
+      state = withLastMessage(state, message)
       if (message.type === SYSTEM_MESSAGE || message.user.userID === `agent:${viewer.agentAccountID}`)
         return state
       const item = [...state.lists.queue, ...state.lists.mine].find((c) => c.roomID === message.roomID)
@@ -177,12 +180,29 @@ export function reduce(state: State, action: Action): State {
   }
 }
 
+/** The rows of the message's case show it as their last message (unless they know a newer one). */
+function withLastMessage(state: State, message: Message): State {
+  const last = lastMessageOf(message)
+  const update = (rows: CaseRow[]) =>
+    rows.some((row) => row.roomID === message.roomID && newer(row.lastMessage, last) === last)
+      ? rows.map((row) =>
+          row.roomID === message.roomID ? { ...row, lastMessage: newer(row.lastMessage, last) } : row,
+        )
+      : rows
+  const lists = {
+    queue: update(state.lists.queue),
+    mine: update(state.lists.mine),
+    closed: update(state.lists.closed),
+  }
+  return TABS.every(({ tab }) => lists[tab] === state.lists[tab]) ? state : { ...state, lists }
+}
+
 interface Inbox extends Omit<State, 'loading' | 'sinceLoad' | 'closedCursor'> {
   reload: () => Promise<void>
   loadOlderClosed: () => Promise<void>
   open: (caseID: string) => void
   /** A case changed by this agent's own action (its event may come a moment later). */
-  update: (item: Case) => void
+  update: (item: CaseRow) => void
 }
 
 const InboxContext = createContext<Inbox | undefined>(undefined)
@@ -245,7 +265,7 @@ export function InboxProvider({ children }: { children: ReactNode }) {
     dispatch({ type: 'olderClosed', cases })
   }, [closedCursor])
   const open = useCallback((caseID: string) => dispatch({ type: 'open', caseID }), [])
-  const update = useCallback((item: Case) => dispatch({ type: 'case', case: item, viewer }), [viewer])
+  const update = useCallback((item: CaseRow) => dispatch({ type: 'case', case: item, viewer }), [viewer])
   const value = useMemo<Inbox>(
     () => ({ ...state, reload, loadOlderClosed, open, update }),
     [state, reload, loadOlderClosed, open, update],

@@ -19,8 +19,18 @@ export type Answer<P extends AgentPath> =
   AgentAPI[P]['post']['responses'][200]['content']['application/json']['data']
 
 export type Case = Answer<'case/take'>['case']
+/** A case as the lists give it: with its visitor and its last message. */
+export type AgentCase = Answer<'case/get_list'>['cases'][number]
+export type LastMessage = NonNullable<AgentCase['lastMessage']>
+/** A row of the inbox: a case, with its visitor and last message once known (an action's answer has neither). */
+export type CaseRow = Case & Partial<Pick<AgentCase, 'visitor' | 'lastMessage'>>
+export type VisitorProfile = Answer<'visitor/get'>
 export type CaseStatus = Case['status']
 export type Message = Answer<'case/get_by_id'>['messages'][number]
+/** An internal note on a case (agents only). */
+export type Note = Answer<'case/get_by_id'>['notes'][number]
+/** A note that mentions the signed-in agent. */
+export type Mention = Answer<'mention/get_list'>['mentions'][number]
 export type Session = Answer<'auth/get_session'>
 export type Agent = Session['agentAccount']
 export type AgentStatus = Agent['status']
@@ -31,6 +41,12 @@ export type ChatbotDetails = Answer<'admin/chatbot/get'>
 
 /** A `/connect` frame (the socket is not in the OpenAPI document). */
 export type LiveEvent =
-  | { eventName: 'case/update'; data: Case }
+  | { eventName: 'case/update'; data: AgentCase }
   | { eventName: 'chat/sendMessage' | 'chat/updateMessage'; data: Message }
+  | { eventName: 'chat/startTyping' | 'chat/stopTyping'; data: { roomID: string; user: Message['user'] } }
   | { eventName: 'session/revoked'; data: { sessionID: string } }
+  | { eventName: 'case/note'; data: { caseID: string; note: Note } }
+  | {
+      eventName: 'agent/mention'
+      data: { caseID: string; note: Note; by: { agentAccountID: string; fullName: string } }
+    }

@@ -1,6 +1,7 @@
 // A small custom chatbot for Parley: it verifies every delivery's signature with the public
 // `standardwebhooks` library, echoes text, hands the case over when the visitor writes "agent"
-// and closes it on "bye".
+// and closes it on "bye". On "menu" it offers quick replies (buttons, in the product family's
+// `customData`): "Talk to agent" hands over like "agent", "Say hi" says hi.
 //
 //   PARLEY_WEBHOOK_URL=<webhookURL from `parley chatbot create`> SECRET_KEY=<secretKey> PORT=3000 \
 //     node examples/echo-bot/index.mjs
@@ -27,10 +28,35 @@ async function answer(event) {
   if (!response.ok) console.error(`parley said ${response.status}: ${await response.text()}`)
 }
 
+/** The quick replies offered on "menu": WhatsApp-style reply buttons, as a JSON string. */
+const MENU = JSON.stringify({
+  type: 'interactive',
+  interactive: {
+    type: 'button',
+    body: { text: 'What would you like to do?' },
+    buttonAction: {
+      buttons: [
+        { type: 'reply', reply: { id: '/agent', title: 'Talk to agent' } },
+        { type: 'reply', reply: { id: '/hi', title: 'Say hi' } },
+      ],
+    },
+  },
+})
+
 /** What to do with one visitor message. */
 function reply({ caseID, message }) {
   const text = message.type === 'text' ? message.text.body.trim() : ''
-  if (/^agent$/i.test(text)) {
+  // A quick reply the visitor chose: which button (or list row) it was.
+  const choice = message.interactive?.button_reply ?? message.interactive?.list_reply
+  const say = (body, extra = {}) => ({
+    caseID,
+    eventType: 'messages',
+    // The delivery's message id as localID: a redelivery is answered only once.
+    messages: [{ type: 'text', text: { body }, ...extra, localID: `echo-${message.id}` }],
+  })
+  if (choice?.id === '/hi') return say('Hi there!')
+  if (/^menu$/i.test(text)) return say('What would you like to do?', { customData: MENU })
+  if (choice?.id === '/agent' || /^agent$/i.test(text)) {
     return {
       caseID,
       eventType: 'handover_case',
@@ -38,13 +64,7 @@ function reply({ caseID, message }) {
     }
   }
   if (/^bye$/i.test(text)) return { caseID, eventType: 'close_case', closeCase: { sendClosingMessage: true } }
-  const said = text || `a ${message.type}`
-  return {
-    caseID,
-    eventType: 'messages',
-    // The delivery's message id as localID: a redelivery is answered only once.
-    messages: [{ type: 'text', text: { body: `You said: ${said}` }, localID: `echo-${message.id}` }],
-  }
+  return say(`You said: ${text || `a ${message.type}`}`)
 }
 
 const server = createServer((request, response) => {

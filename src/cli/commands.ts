@@ -14,6 +14,8 @@ export interface Command {
   options: string[]
   /** Reads one line from standard input (a password), so it never shows in `ps` or the shell history. */
   stdin?: boolean
+  /** Writes nothing (so issues no IDs): runs without leasing an ID worker number. */
+  readOnly?: boolean
   run(context: Context, options: Record<string, string>, input: string): Promise<object>
 }
 
@@ -30,6 +32,7 @@ export const commands: Record<string, Command> = {
     usage: 'org list',
     summary: 'Lists every organization: {"organizations": [{organizationID, name, created, updated}]}.',
     options: [],
+    readOnly: true,
     run: async ({ services }) => ({ organizations: await services.organizations.list() }),
   },
   'server-key create': {
@@ -42,6 +45,7 @@ export const commands: Record<string, Command> = {
     usage: 'server-key list --org ORGANIZATION_ID',
     summary: "Lists an organization's server keys (never their secrets).",
     options: ['org'],
+    readOnly: true,
     run: async ({ services, actor }, o) => ({
       serverKeys: await services.serverKeys.list(actor, o.org as string),
     }),
@@ -67,6 +71,7 @@ export const commands: Record<string, Command> = {
     usage: 'app-key list --org ORGANIZATION_ID',
     summary: "Lists an organization's app keys, revoked ones too (never their secrets).",
     options: ['org'],
+    readOnly: true,
     run: async ({ services, actor }, o) => ({ appKeys: await services.appKeys.list(actor, o.org as string) }),
   },
   'app-key revoke': {
@@ -132,6 +137,7 @@ export const commands: Record<string, Command> = {
     usage: 'agent list --org ORGANIZATION_ID',
     summary: "Lists an organization's agents and admins, deactivated ones too (active: false).",
     options: ['org'],
+    readOnly: true,
     run: async ({ services }, o) => {
       await services.organizations.get(o.org as string)
       return { agents: await services.agents.list(o.org as string) }

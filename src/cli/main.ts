@@ -148,6 +148,8 @@ async function main(argv: string[]): Promise<number> {
       destinations: new DestinationPolicy(config.chatbotURLAllow),
     })
     const input = parsed.command.stdin ? await readLine() : ''
+    // A worker number for the IDs of the rows it creates, given back when the database closes.
+    if (!parsed.command.readOnly) await database.ids.lease()
     print(await parsed.command.run({ services, actor: cliActor() }, parsed.options, input), parsed.json)
     return 0
   } catch (error) {

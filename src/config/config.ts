@@ -16,6 +16,8 @@ export interface Config {
   /** `true` = any origin. */
   corsOrigins: true | string[]
   botHandoverAfterSeconds: number
+  /** How long after closing an agent may reopen a case, in hours; 0: never (CASE_REOPEN_WINDOW_HOURS). */
+  caseReopenWindowHours: number
   /** One delivery attempt's time limit, in seconds. */
   deliveryTimeoutSeconds: number
   /** Proxies whose X-Forwarded-* headers are believed (Fastify's trustProxy): false, true, or addresses. */
@@ -102,6 +104,7 @@ const env = z.object({
   PUBLIC_URL: url(['http:', 'https:']).optional(),
   CORS_ORIGINS: z.string().default('*').transform(parseOrigins),
   BOT_HANDOVER_AFTER: z.coerce.number().int().min(1).default(60),
+  CASE_REOPEN_WINDOW_HOURS: z.coerce.number().int().min(0).max(8760).default(72),
   DELIVERY_TIMEOUT: z.coerce.number().int().min(1).max(120).default(10),
   TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -144,6 +147,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicURL: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
     corsOrigins: e.CORS_ORIGINS,
     botHandoverAfterSeconds: e.BOT_HANDOVER_AFTER,
+    caseReopenWindowHours: e.CASE_REOPEN_WINDOW_HOURS,
     deliveryTimeoutSeconds: e.DELIVERY_TIMEOUT,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -1,11 +1,14 @@
 import * as agents from './agents/agents.repository.js'
 import * as cases from './cases/cases.repository.js'
+import * as tags from './cases/tags.repository.js'
 import * as chatbots from './chatbots/chatbots.repository.js'
 import * as deliveries from './delivery/deliveries.repository.js'
 import * as keyPairs from './key-pairs/key-pairs.repository.js'
 import * as messages from './messages/messages.repository.js'
+import * as notes from './notes/notes.repository.js'
 import * as organizations from './organizations/organizations.repository.js'
 import * as rooms from './rooms/rooms.repository.js'
+import * as search from './search/search.repository.js'
 import * as sessions from './sessions/sessions.repository.js'
 import * as tickets from './tickets/tickets.repository.js'
 import * as topics from './topics/topics.repository.js'
@@ -23,9 +26,12 @@ export interface Repositories {
   deliveries: typeof deliveries
   keyPairs: typeof keyPairs
   messages: typeof messages
+  notes: typeof notes
   organizations: typeof organizations
   rooms: typeof rooms
+  search: typeof search
   sessions: typeof sessions
+  tags: typeof tags
   tickets: typeof tickets
   topics: typeof topics
   users: typeof users
@@ -39,9 +45,12 @@ export const repositories: Repositories = {
   deliveries,
   keyPairs,
   messages,
+  notes,
   organizations,
   rooms,
+  search,
   sessions,
+  tags,
   tickets,
   topics,
   users,

@@ -8,6 +8,13 @@ declare module 'fastify' {
     /** Parse the body as JSON whatever its Content-Type (chatbots send text/plain too). */
     anyContentType?: boolean
   }
+  interface FastifyRequest {
+    /**
+     * Set (with the Content-Type removed) in an onRequest hook for clients that send JSON as any
+     * type (the TapTalk.io SDKs send text/plain) and the JSON string "" for no parameters.
+     */
+    lenientBody?: boolean
+  }
 }
 
 /**
@@ -22,7 +29,8 @@ export function useJSONBodies(app: FastifyInstance): void {
     )
   }
   app.addContentTypeParser('*', { parseAs: 'string' }, async (request: FastifyRequest, text: string) => {
-    if (text.trim() === '' || request.routeOptions.config.anyContentType) return parseObject(text)
+    if (text.trim() === '' || request.routeOptions.config.anyContentType || request.lenientBody)
+      return parseObject(text, request.lenientBody)
     throw new AppError('unsupportedMediaType', 'Content-Type must be application/json')
   })
   // An empty Content-Type is no Content-Type (Fastify answers 415 to it, even with an empty body);
@@ -38,7 +46,7 @@ export function useJSONBodies(app: FastifyInstance): void {
   })
 }
 
-function parseObject(text: string): Record<string, unknown> {
+function parseObject(text: string, lenient = false): Record<string, unknown> {
   if (text.trim() === '') return {}
   let value: unknown
   try {
@@ -46,6 +54,7 @@ function parseObject(text: string): Record<string, unknown> {
   } catch {
     throw new AppError('invalidParam', BODY_NOT_OBJECT)
   }
+  if (lenient && value === '') return {}
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new AppError('invalidParam', BODY_NOT_OBJECT)
   }

@@ -32,6 +32,11 @@ const SECURITY_SCHEMES = {
     'The `csrfToken` of the login: changes made with the session cookie must carry it.',
   ),
   secretKey: apiKey('header', 'Secret-Key', "The chatbot's secret key (`whsec_...`)."),
+  appKey: apiKey(
+    'header',
+    'App-Key',
+    'base64("<appKeyID>:<appKeySecret>") of `parley app-key create`: what the TapTalk.io SDKs send.',
+  ),
 }
 
 /** A security requirement: all of these schemes together. */
@@ -52,6 +57,8 @@ export const SECURITY = {
   /** Agent routes that change nothing (`config.csrf: false`): the cookie alone will do. */
   agentRead: [all('agentToken'), all('agentSession')],
   webhook: [all('secretKey')],
+  /** The TapTalk.io SDKs' project configuration: their app key alone. */
+  appKey: [all('appKey')],
   /** The WebSocket: a client's or an agent's token, or the console's cookie (same origin). */
   connect: [all('accessToken'), all('agentToken'), all('agentSession')],
 } satisfies Record<string, Requirement[]>

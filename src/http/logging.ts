@@ -8,8 +8,11 @@ import type { LoggerOptions } from 'pino'
 
 /** Query parameters whose values are never secret. */
 const LOGGED_QUERY = new Set(['check'])
-/** A credential-looking path segment: 20+ characters with letters and digits (IDs are digits). */
-const CREDENTIAL_SEGMENT = /^(?=.*\d)(?=.*[A-Za-z])[^/]{20,}$/
+/**
+ * A credential-looking path segment: 20+ characters with letters and digits (IDs are digits), or
+ * 32+ characters of base64url (a random token may hold no digit at all; no path word is that long).
+ */
+const CREDENTIAL_SEGMENT = /^(?:(?=.*\d)(?=.*[A-Za-z])[^/]{20,}|[A-Za-z0-9_-]{32,})$/
 const MASK = '%5Bredacted%5D'
 
 export function redactURL(url: string): string {
@@ -48,6 +51,7 @@ export function loggerOptions(level: string): LoggerOptions {
       paths: [
         'req.headers.authorization',
         'req.headers["server-key"]',
+        'req.headers["app-key"]',
         'req.headers["secret-key"]',
         'req.headers["x-secret-key"]',
         'req.headers.cookie',
@@ -57,6 +61,8 @@ export function loggerOptions(level: string): LoggerOptions {
         '*.refreshToken',
         '*.serverKey',
         '*.serverKeySecret',
+        '*.appKey',
+        '*.appKeySecret',
         '*.secretKey',
         '*.password',
       ],

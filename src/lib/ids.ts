@@ -1,38 +1,77 @@
-import { randomInt } from 'node:crypto'
-
-// IDs are 64-bit, time-sortable decimal strings (the chat SDK family computes personal room IDs
-// from numeric userIDs): 41 bits of milliseconds since EPOCH, 10 bits naming this process, 12 bits
-// of sequence. The process bits are random, so instances need no coordination; primary keys catch
-// the (negligible) collision of two processes drawing the same bits in the same millisecond.
+// IDs are time-sortable decimal strings of at most 2^53 − 1 (Number.MAX_SAFE_INTEGER): the chat
+// SDK family computes personal room IDs from numeric userIDs, and its JavaScript clients parse them
+// as numbers, which are exact only up to there (DESIGN §5). 53 bits: 41 of milliseconds since EPOCH
+// (2026-01-01, enough until 2095), 6 naming the worker, 6 of sequence: 64 IDs per millisecond per
+// worker, the 65th borrows the next millisecond. With so few bits nothing can be left to chance: the
+// worker number is leased from the database (storage/id-workers.ts), so no two issuers of one
+// database share it, and a worker's next holder starts after the last millisecond its previous
+// holder could have used (`floor`), so a clock behind another, or time borrowed ahead, repeats
+// nothing either.
 // The time bits come from the wall clock, not from the injected Clock, on purpose: they only order
 // and separate IDs, and must keep increasing whatever a test's clock does; every time that means
 // something (created, updated, expiries) comes from the Clock.
-const EPOCH = 1_704_067_200_000n // 2024-01-01T00:00:00Z
-const SEQUENCE_BITS = 12n
-const PROCESS_BITS = 10n
-const MAX_SEQUENCE = (1n << SEQUENCE_BITS) - 1n
+//
+// IDs issued before this format (64 bits: 41 of ms since 2024, 10 random, 12 of sequence; 18 digits)
+// stay valid, as text. They are all above 2^53 (any issued after 2024-01-25 is), so none equals a new
+// one; but neither text order (the lengths differ) nor numeric order (the old ones are larger)
+// follows time across the two formats, nor text order within the new one once IDs grow from 15 to
+// 16 digits (2033): lists are ordered by `created`, an ID only breaks ties.
+export const ID_EPOCH = Date.UTC(2026, 0, 1)
+const TIME_BITS = 41
+const WORKER_BITS = 6
+const SEQUENCE_BITS = 6
+/** How many issuers one database can have at once. */
+export const WORKERS = 2 ** WORKER_BITS
+const SEQUENCES = 2 ** SEQUENCE_BITS
+/** The last millisecond an ID can hold (the largest ID is 2^53 − 1). */
+export const LAST_ID_MS = ID_EPOCH + 2 ** TIME_BITS - 1
 
-const processBits = BigInt(randomInt(1 << Number(PROCESS_BITS)))
-let lastMs = 0n
-let sequence = 0n
+/** The ID of a time, worker and sequence (plain arithmetic: every value is below 2^53). */
+export const composeID = (ms: number, worker: number, sequence: number): number =>
+  (ms - ID_EPOCH) * WORKERS * SEQUENCES + worker * SEQUENCES + sequence
 
-export function newID(): string {
-  let ms = BigInt(Date.now())
-  if (ms <= lastMs) {
-    // Same millisecond (or the wall clock stepped back): keep counting on the last one.
-    ms = lastMs
-    sequence += 1n
-    if (sequence > MAX_SEQUENCE) {
-      ms += 1n
-      sequence = 0n
-    }
-  } else {
-    sequence = 0n
+/** Issues IDs as one worker; what may be issued when (the lease) is the caller's to decide. */
+export class IDGenerator {
+  private worker = 0
+  private lastMs = 0
+  private sequence = SEQUENCES - 1
+
+  /**
+   * Issues as `worker` from now on, at times from `floor` on (where the worker's previous holder
+   * stopped) and after any this generator used before (IDs of one generator keep increasing).
+   */
+  start(worker: number, floor: number): void {
+    if (!Number.isInteger(worker) || worker < 0 || worker >= WORKERS)
+      throw new RangeError(`no worker ${worker}`)
+    this.worker = worker
+    this.lastMs = Math.max(this.lastMs, floor - 1)
+    this.sequence = SEQUENCES - 1
   }
-  lastMs = ms
-  return (
-    ((ms - EPOCH) << (PROCESS_BITS + SEQUENCE_BITS)) |
-    (processBits << SEQUENCE_BITS) |
-    sequence
-  ).toString()
+
+  /** Every ID issued so far has a time before this (and the next one will not). */
+  get issuedBefore(): number {
+    return this.lastMs + 1
+  }
+
+  /** The next ID, unless its time would reach `before`: then undefined, and nothing is used up. */
+  next(now: number, before: number): string | undefined {
+    let ms = now
+    let sequence = 0
+    if (ms <= this.lastMs) {
+      // Same millisecond (or the wall clock stepped back): keep counting on the last one.
+      ms = this.lastMs
+      sequence = this.sequence + 1
+      if (sequence === SEQUENCES) {
+        ms += 1
+        sequence = 0
+      }
+    }
+    if (ms >= before) return undefined
+    if (ms < ID_EPOCH || ms > LAST_ID_MS) {
+      throw new RangeError(`the clock (${new Date(ms).toISOString()}) is outside what IDs can hold`)
+    }
+    this.lastMs = ms
+    this.sequence = sequence
+    return String(composeID(ms, this.worker, sequence))
+  }
 }

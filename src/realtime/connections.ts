@@ -2,6 +2,21 @@ import type { WebSocket } from 'ws'
 import type { ClientIdentity } from '../domain/sessions/access-tokens.js'
 import type { Audience, RealtimeEvent } from './hub.js'
 
+/**
+ * How a socket's client speaks, when not as Parley's own clients do (one JSON text frame per
+ * event): the compatibility layer for another product's SDKs gives one (see src/compat).
+ */
+export interface Dialect {
+  /** A server event (or an answer) as a frame this client reads. */
+  encode(event: RealtimeEvent): string | Buffer
+  /** A client frame, already parsed from JSON, as Parley's gateway reads it. */
+  decode(frame: Record<string, unknown>): Record<string, unknown>
+}
+
+/** An event (or an answer, with the frame's id) as the frame a client of `dialect` (Parley's own: none) reads. */
+export const frameOf = (event: RealtimeEvent & { id?: unknown }, dialect?: Dialect): string | Buffer =>
+  dialect ? dialect.encode(event) : JSON.stringify(event)
+
 /** One open socket of one session. */
 export class Connection {
   /** Pings sent since the last pong. */
@@ -14,10 +29,11 @@ export class Connection {
     readonly client: ClientIdentity,
     readonly socketID: string,
     readonly isAgent = false,
+    readonly dialect?: Dialect,
   ) {}
 
   /** Sends a frame unless the client has stopped reading: then it is cut off (slow consumer). */
-  send(frame: string, maxBufferedBytes: number): void {
+  send(frame: string | Buffer, maxBufferedBytes: number): void {
     if (this.socket.readyState !== this.socket.OPEN) return
     if (this.socket.bufferedAmount > maxBufferedBytes) {
       this.socket.terminate()
@@ -60,8 +76,17 @@ export class Connections {
   deliver(audience: Audience, event: RealtimeEvent, maxBufferedBytes: number): Set<Connection> {
     const targets = this.reached(audience)
     if (targets.size === 0) return targets
-    const frame = JSON.stringify(event)
-    for (const connection of targets) connection.send(frame, maxBufferedBytes)
+    // Serialised once per dialect.
+    const frames = new Map<Dialect | undefined, string | Buffer>()
+    for (const connection of targets) {
+      const { dialect } = connection
+      let frame = frames.get(dialect)
+      if (frame === undefined) {
+        frame = frameOf(event, dialect)
+        frames.set(dialect, frame)
+      }
+      connection.send(frame, maxBufferedBytes)
+    }
     return targets
   }
 }

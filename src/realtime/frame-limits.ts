@@ -1,4 +1,5 @@
 import type { Clock } from '../lib/clock.js'
+import { TYPING_REPEAT_MS, TypingNotices } from '../lib/typing-notices.js'
 
 // What one socket may send (README "Real time"): a flood of frames must neither hold the event
 // loop nor reach other users. Frames over the rate are answered with 42900 without being handled;
@@ -19,7 +20,7 @@ export const FRAME_LIMIT_DEFAULTS: FrameLimitOptions = {
   frameBurst: 60,
   framesPerSecond: 20,
   refusedBeforeClose: 100,
-  typingRepeatMs: 5000,
+  typingRepeatMs: TYPING_REPEAT_MS,
 }
 
 /** 4008: Parley's counterpart of 1008 (policy violation), for a socket that kept flooding. */
@@ -36,7 +37,7 @@ export class SocketLimits {
   private tokens: number
   private refilledAt: number
   private refusedInARow = 0
-  private readonly typing = new Map<string, { eventName: string; at: number }>()
+  private readonly typing: TypingNotices
 
   constructor(
     private readonly clock: Clock,
@@ -44,6 +45,7 @@ export class SocketLimits {
   ) {
     this.tokens = options.frameBurst
     this.refilledAt = clock.now()
+    this.typing = new TypingNotices(clock, options.typingRepeatMs, MAX_TYPING_ROOMS)
   }
 
   /** Takes one frame's token; answers what the gateway should do with the frame. */
@@ -61,24 +63,13 @@ export class SocketLimits {
     return this.refusedInARow >= this.options.refusedBeforeClose ? 'close' : 'refuse'
   }
 
-  /**
-   * Whether a typing notice is news: a change from the room's last relayed notice, or the same
-   * one again after `typingRepeatMs` (clients repeat startTyping while the user keeps typing).
-   */
+  /** Whether a typing notice for the room is news (TypingNotices.isNews). */
   isTypingNews(roomID: string, eventName: string): boolean {
-    const last = this.typing.get(roomID)
-    return (
-      last === undefined ||
-      last.eventName !== eventName ||
-      this.clock.now() - last.at >= this.options.typingRepeatMs
-    )
+    return this.typing.isNews(roomID, eventName)
   }
 
   /** Records a relayed typing notice. */
   typingRelayed(roomID: string, eventName: string): void {
-    this.typing.delete(roomID)
-    this.typing.set(roomID, { eventName, at: this.clock.now() })
-    // Maps iterate in insertion order: the first key is the longest unrefreshed.
-    if (this.typing.size > MAX_TYPING_ROOMS) this.typing.delete(this.typing.keys().next().value as string)
+    this.typing.relayed(roomID, eventName)
   }
 }

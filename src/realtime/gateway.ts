@@ -10,8 +10,7 @@ import { errorEnvelope, failure, success, successEnvelope } from '../http/envelo
 import { toAppError } from '../http/errors.js'
 import { parseParams } from '../http/validation.js'
 import type { Clock } from '../lib/clock.js'
-import { newID } from '../lib/ids.js'
-import { Connection, Connections } from './connections.js'
+import { Connection, Connections, type Dialect, frameOf } from './connections.js'
 import {
   FLOOD_CLOSE_CODE,
   FRAME_LIMIT_DEFAULTS,
@@ -62,8 +61,15 @@ function idOf(raw: RawData): unknown {
   }
 }
 
-const answer = (id: unknown, eventName: string, data: unknown) =>
-  JSON.stringify(id === undefined ? { eventName, data } : { eventName, id, data })
+const answer = (id: unknown, eventName: string, data: unknown, dialect?: Dialect) =>
+  frameOf(id === undefined ? { eventName, data } : { eventName, id, data }, dialect)
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set (by src/compat) when the socket's client speaks another product's dialect. */
+    dialect?: Dialect
+  }
+}
 
 /**
  * `GET /connect`: the WebSocket of clients (DESIGN §6). The access token is checked before the
@@ -157,15 +163,21 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     limits: SocketLimits,
   ) => {
     let frame: ClientFrame = {}
+    const { dialect } = connection
     const reply = (eventName: string, data: unknown) =>
-      connection.send(answer(frame.id, eventName, data), maxBufferedBytes)
+      connection.send(answer(frame.id, eventName, data, dialect), maxBufferedBytes)
     try {
       frame = JSON.parse(raw.toString()) as ClientFrame
       if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) {
         frame = {}
         throw new AppError('invalidParam', 'Frame must be a JSON object')
       }
-      reply(String(frame.eventName), await handle(connection, frame, limits))
+      if (dialect) frame = dialect.decode(frame as Record<string, unknown>)
+      const result = await handle(connection, frame, limits)
+      // A typing notice is answered only when its frame asks (has an id): an unasked answer named
+      // like the notice reads, to a client, as someone typing.
+      if (frame.id !== undefined || !String(frame.eventName).endsWith('Typing'))
+        reply(String(frame.eventName), result)
     } catch (error) {
       const appError =
         error instanceof SyntaxError
@@ -188,7 +200,13 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
   }
 
   const open = (socket: WebSocket, request: FastifyRequest) => {
-    const connection = new Connection(socket, request.client, newID(), request.isAgent)
+    const connection = new Connection(
+      socket,
+      request.client,
+      app.database.ids.next(),
+      request.isAgent,
+      request.dialect,
+    )
     connections.add(connection)
     socket.on('pong', () => {
       connection.missedPongs = 0
@@ -203,7 +221,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       }
       // Refused without being handled: a flood costs little more than reading it.
       const tooMany = new AppError('rateLimited', 'too many frames; slow down')
-      connection.send(answer(idOf(raw), 'error', failure(tooMany)), maxBufferedBytes)
+      connection.send(answer(idOf(raw), 'error', failure(tooMany), connection.dialect), maxBufferedBytes)
       if (verdict === 'close') socket.close(FLOOD_CLOSE_CODE, 'too many frames')
     })
     socket.on('close', () => {

@@ -6,6 +6,7 @@ import type { Config } from '../config/config.js'
 import { retryConflicts } from '../errors/faults.js'
 import { DATABASE_FILE, privateDatabaseFiles, privateDataDir } from './data-dir.js'
 import { GroupCommit } from './group-commit.js'
+import { LeasedIDs } from './id-workers.js'
 import { migrations } from './migrations/index.js'
 import { withNamedStatements } from './postgres-pool.js'
 import type { Dialect, Schema } from './schema.js'
@@ -22,6 +23,12 @@ export interface Database {
    * opened inside it, or a query on `db`, fails at once (see transaction-guards.ts).
    */
   transaction<T>(work: (trx: Kysely<Schema>) => Promise<T>): Promise<T>
+  /**
+   * The IDs of new rows (`ids.next()`), like a sequence of the database's own: unique in it. Issued
+   * only once `ids.lease()` has leased this handle a worker number (id-workers.ts).
+   */
+  ids: LeasedIDs
+  /** Gives the worker number back, and closes the connections. */
   close(): Promise<void>
 }
 
@@ -50,15 +57,17 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
       workContext.insideWork,
     )
     const db = new Kysely<Schema>({ dialect })
+    const ids = new LeasedIDs(db)
     return {
       db,
       dialect: 'postgres',
+      ids,
       // A transaction that lost a deadlock or a serialization check changed nothing: run it again.
       transaction: unnested(
         workContext.marking((work) => retryConflicts(() => db.transaction().execute(work))),
         workContext.insideWork,
       ),
-      close: () => db.destroy(),
+      close: () => closing(ids, db),
     }
   }
   privateDataDir(config.dataDir)
@@ -74,12 +83,19 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   )
   const db = new Kysely<Schema>({ dialect })
   const groupCommit = new GroupCommit(db, dialect)
+  const ids = new LeasedIDs(db)
   return {
     db,
     dialect: 'sqlite',
     transaction: unnested((work) => groupCommit.run(work), groupCommit.insideWork),
-    close: () => db.destroy(),
+    ids,
+    close: () => closing(ids, db),
   }
+}
+
+async function closing(ids: LeasedIDs, db: Kysely<Schema>): Promise<void> {
+  await ids.release()
+  await db.destroy()
 }
 
 /** Applies every pending migration; safe to call from several processes at once. */
@@ -100,14 +116,17 @@ export async function migrate(database: Database): Promise<void> {
 }
 
 /**
- * Kysely's check for its bookkeeping table reads the whole catalogue, so another schema dropped
- * meanwhile (by another application, or another test) fails it with 3F000 naming that schema,
- * before anything was migrated: worth another look. Our own schema missing is not.
+ * Kysely's check for its bookkeeping table reads the whole catalogue, so another schema or table
+ * dropped meanwhile (by another application, or another test) fails it before anything was
+ * migrated: 3F000 `schema "other" does not exist`, or 42P01 `relation "other.table" does not
+ * exist` from the serial-sequence lookup. Worth another look; our own schema missing is not.
  */
-const droppedElsewhere = (error: unknown, schema: string | undefined) =>
-  schema !== undefined &&
-  (error as { code?: unknown }).code === '3F000' &&
-  !String((error as Error).message).includes(`"${schema}"`)
+function droppedElsewhere(error: unknown, schema: string | undefined): boolean {
+  const message = String((error as Error).message)
+  const named = /^(?:schema "([^"]+)"|relation "([^".]+)\.[^"]*") does not exist/.exec(message)
+  const other = named?.[1] ?? named?.[2]
+  return schema !== undefined && other !== undefined && other !== schema
+}
 
 const MIGRATE_ATTEMPTS = 50
 

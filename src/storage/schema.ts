@@ -67,6 +67,8 @@ export interface SessionsTable extends DeviceColumns {
   created: number
   refreshed: number
   revoked_at: number | null
+  /** Where `new_and_updated` goes on from (epoch ms); null: the session's start. */
+  synced_up_to: number | null
 }
 
 export interface RefreshTokensTable {
@@ -88,6 +90,8 @@ export interface RoomsTable {
   created: number
   updated: number
   last_message_created: Generated<number>
+  /** In a case's room: how far the case's agents have read (DESIGN §7); 0 elsewhere. */
+  agents_read_up_to: Generated<number>
 }
 
 export interface RoomParticipantsTable {
@@ -149,6 +153,17 @@ export interface CasesTable {
   updated: number
   closed_time: number | null
   closed_by: string | null
+  /** The visitor's rating of the closed case (1–5), its note and when it was given; null: not rated. */
+  rating: number | null
+  rating_note: string | null
+  rated_at: number | null
+}
+
+/** A tag (label) on a case: lower case, at most 10 per case. */
+export interface CaseTagsTable {
+  case_id: string
+  organization_id: string
+  tag: string
 }
 
 export interface DeliveriesTable {
@@ -211,6 +226,39 @@ export interface AuditLogTable {
   created: number
 }
 
+/** An internal note on a case: agents only, never a message of the case's room. */
+export interface CaseNotesTable {
+  id: string
+  case_id: string
+  organization_id: string
+  agent_account_id: string
+  local_id: string
+  text: string
+  /** The agentAccountIDs the note mentions: a JSON array. */
+  mentions: Generated<string>
+  created: number
+}
+
+/** An agent mentioned in a note, and when they read it (null: unread). */
+export interface NoteMentionsTable {
+  agent_account_id: string
+  note_id: string
+  case_id: string
+  created: number
+  read_at: number | null
+}
+
+/** A worker number of the IDs (lib/ids.ts), leased by one issuer at a time (storage/id-workers.ts). */
+export interface IDWorkersTable {
+  worker: number
+  /** Who holds it: host, process and a random tag of the issuer. */
+  holder: string
+  /** The lease ends (epoch ms); its holder issues only IDs whose time is before it. */
+  expires: number
+  /** The holder's IDs have times from here on: where the worker's previous holder stopped. */
+  floor: number
+}
+
 export interface Schema {
   organizations: OrganizationsTable
   server_keys: KeyPairsTable
@@ -225,9 +273,13 @@ export interface Schema {
   topics: TopicsTable
   chatbots: ChatbotsTable
   cases: CasesTable
+  case_tags: CaseTagsTable
   deliveries: DeliveriesTable
   agent_accounts: AgentAccountsTable
   agent_topics: AgentTopicsTable
   agent_sessions: AgentSessionsTable
   audit_log: AuditLogTable
+  id_workers: IDWorkersTable
+  case_notes: CaseNotesTable
+  note_mentions: NoteMentionsTable
 }

@@ -25,8 +25,17 @@ export async function requestTicket(server: TestServer, serverKey: string, xcUse
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
-export async function signIn(server: TestServer, serverKey: string, xcUserID: string): Promise<TestClient> {
-  const { ticket } = await requestTicket(server, serverKey, xcUserID, { fullName: `User ${xcUserID}` })
+/** Signs a user in: a ticket (with `ticketFields` over the defaults) traded for tokens. */
+export async function signIn(
+  server: TestServer,
+  serverKey: string,
+  xcUserID: string,
+  ticketFields: Record<string, unknown> = {},
+): Promise<TestClient> {
+  const { ticket } = await requestTicket(server, serverKey, xcUserID, {
+    fullName: `User ${xcUserID}`,
+    ...ticketFields,
+  })
   const reply = await server.post('/v1/auth/access_token/request', undefined, bearer(ticket))
   if (reply.status !== 200) throw new Error(`exchange: ${reply.text}`)
   const { accessToken, refreshToken, user } = reply.json.data

@@ -13,6 +13,7 @@ const STAMP = 'dist/.built'
 const SOURCES = [
   'src',
   'console',
+  'packages/client/src',
   'package.json',
   'package-lock.json',
   'tsconfig.json',

@@ -5,6 +5,8 @@ export interface TestSocket {
   socket: WebSocket
   // biome-ignore lint/suspicious/noExplicitAny: frames are asserted field by field
   frames: any[]
+  /** Whether each frame (by index in `frames`) came as a binary frame. */
+  binary: boolean[]
   /** Resolves with the frames named `eventName` once there are `count` of them. */
   // biome-ignore lint/suspicious/noExplicitAny: frames are asserted field by field
   waitFor(eventName: string, count?: number, timeoutMs?: number): Promise<any[]>
@@ -31,6 +33,8 @@ export interface ConnectOptions {
   viaQuery?: boolean
   /** false: never answer pings (a dead client). */
   autoPong?: boolean
+  /** More query parameters (e.g. the TapTalk.io SDK's `app_key`). */
+  query?: Record<string, string>
 }
 
 export function connect(
@@ -39,17 +43,19 @@ export function connect(
   options: ConnectOptions = {},
 ): Promise<TestSocket> {
   const authorization = `Bearer ${accessToken}`
-  const url = options.viaQuery
-    ? `${wsURL(httpURL)}?authorization=${encodeURIComponent(authorization)}`
-    : wsURL(httpURL)
+  const query = new URLSearchParams(options.query)
+  if (options.viaQuery) query.set('authorization', authorization)
+  const url = query.size > 0 ? `${wsURL(httpURL)}?${query}` : wsURL(httpURL)
   const socket = new WebSocket(url, {
     headers: options.viaQuery ? {} : { authorization },
     autoPong: options.autoPong ?? true,
   })
   const frames: unknown[] = []
+  const binary: boolean[] = []
   const waiters = new Set<() => void>()
-  socket.on('message', (raw) => {
+  socket.on('message', (raw, isBinary) => {
     frames.push(JSON.parse(raw.toString()))
+    binary.push(isBinary)
     for (const check of waiters) check()
   })
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
@@ -75,6 +81,7 @@ export function connect(
   const testSocket: TestSocket = {
     socket,
     frames,
+    binary,
     waitFor: (eventName, count = 1, timeoutMs = 5000) =>
       until(
         () => {

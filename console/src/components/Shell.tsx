@@ -5,6 +5,7 @@ import { useAction } from '../hooks'
 import { useInbox } from '../inbox'
 import type { AgentStatus } from '../types'
 import { useWorkspace } from '../workspace'
+import { Mentions } from './Mentions'
 import { StatusDot } from './ui'
 
 const SETTINGS = [
@@ -66,6 +67,7 @@ export function Shell({ children }: { children: ReactNode }) {
               </span>
             )}
           </NavLink>
+          <Mentions />
           {me.role === 'admin' && (
             <>
               <span className="nav-heading">Settings</span>

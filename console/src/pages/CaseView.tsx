@@ -2,14 +2,20 @@ import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, us
 import { Link, useLocation } from 'wouter'
 import { call } from '../api'
 import { EmptyState, ErrorNote } from '../components/ui'
+import { merged, useCaseConversation, useTypingNotices } from '../conversation'
 import { duration, fullTime, when } from '../format'
 import { useAction, useLoad, useNow } from '../hooks'
 import { tabOf, useInbox } from '../inbox'
 import { useShortcut } from '../keyboard'
 import type { Case, LiveEvent, Message } from '../types'
 import { useLiveEvents, useNames, useWorkspace } from '../workspace'
+import { useCaseNotes } from './CaseNotes'
+import { ReopenButton, TagEditor } from './CaseTags'
+import { ReplyTabs } from './NoteComposer'
 import { Transcript } from './Transcript'
 import { passOnChoices, TransferButton } from './TransferDialog'
+import { VisitorPanel } from './VisitorPanel'
+import { VisitorRating } from './VisitorRating'
 
 const STATUS_LABEL: Record<Case['status'], string> = {
   bot: 'With the chatbot',
@@ -39,18 +45,20 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
     newer(detail.data.case)
   }, [detail.data, addMessages, newer])
   const roomID = item?.roomID
+  const { notes, add: addNotes } = useCaseNotes(caseID, detail.data?.notes)
   useLiveEvents(
     useCallback(
       (event: LiveEvent) => {
-        // Until the case is loaded its room is unknown: keep every message, and show its room's.
-        if (event.eventName === 'chat/sendMessage' && (!roomID || event.data.roomID === roomID))
-          addMessages([event.data])
+        // Until the case is loaded its room is unknown: keep every message (new or updated), show its room's.
+        const isMessage = event.eventName === 'chat/sendMessage' || event.eventName === 'chat/updateMessage'
+        if (isMessage && (!roomID || event.data.roomID === roomID)) addMessages([event.data])
         if (event.eventName === 'case/update' && event.data.caseID === caseID) newer(event.data)
       },
       [roomID, caseID, addMessages, newer],
     ),
   )
   const shown = useMemo(() => messages.filter((message) => message.roomID === roomID), [messages, roomID])
+  const { mine, visitorTyping } = useCaseConversation(caseID, item, me.agentAccountID, shown)
   const [, navigate] = useLocation()
   // After taking a case the reply box has the focus: answering is what comes next.
   const [focusReply, setFocusReply] = useState(false)
@@ -74,27 +82,33 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
     )
   }
   if (!item || !detail.data) return <div className="case-view" aria-busy="true" />
-  const mine = item.status === 'assigned' && item.agentAccountID === me.agentAccountID
   const visitor = shown.find((m) => m.user.userID === item.userID)?.user.fullname || 'Visitor'
   return (
     <div className="case-view" data-status={item.status}>
-      <CaseHeader item={item} visitor={visitor} backTo={backTo} />
+      <CaseHeader item={item} visitor={visitor} backTo={backTo} onChanged={changed} />
       <Transcript
         messages={shown}
+        notes={notes}
         visitorID={item.userID}
         before={detail.data.handoverSummary && <HandoverSummary text={detail.data.handoverSummary} />}
       />
-      {mine ? (
-        <Composer
-          caseID={caseID}
-          onSent={(message) => addMessages([message])}
-          onChanged={changed}
-          item={item}
-          focus={focusReply}
-        />
-      ) : (
-        <CaseActions item={item} onChanged={changed} />
-      )}
+      <p className="typing-line" aria-live="polite" data-testid="visitor-typing">
+        {visitorTyping && item.status !== 'closed' ? `${visitor} is typing…` : ''}
+      </p>
+      <ReplyTabs caseID={caseID} onNote={(note) => addNotes([note])}>
+        {mine ? (
+          <Composer
+            caseID={caseID}
+            onSent={(message) => addMessages([message])}
+            onChanged={changed}
+            item={item}
+            focus={focusReply}
+          />
+        ) : (
+          <CaseActions item={item} onChanged={changed} />
+        )}
+      </ReplyTabs>
+      <VisitorPanel userID={item.userID} caseID={caseID} />
     </div>
   )
 }
@@ -112,7 +126,8 @@ function HandoverSummary({ text }: { text: string }) {
   )
 }
 
-function CaseHeader({ item, visitor, backTo }: { item: Case; visitor: string; backTo: string }) {
+function CaseHeader(props: { item: Case; visitor: string; backTo: string; onChanged: (item: Case) => void }) {
+  const { item, visitor, backTo } = props
   const names = useNames()
   const now = useNow()
   return (
@@ -131,6 +146,7 @@ function CaseHeader({ item, visitor, backTo }: { item: Case; visitor: string; ba
             {item.status === 'closed' && item.closedBy && ` by the ${item.closedBy}`}
           </span>
         </p>
+        <TagEditor item={item} onChanged={props.onChanged} />
       </div>
       <span className={`status status-${item.status}`} data-testid="case-status">
         {item.status}
@@ -152,13 +168,16 @@ function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) 
   }, [item.caseID, onChanged, run])
   useShortcut('t', item.status === 'queued' ? take : undefined)
   const { toColleague, toTopic } = passOnChoices(item, me)
-  if (item.status === 'closed' || item.status === 'bot') {
+  if (item.status === 'closed') {
     return (
       <footer className="case-footer muted">
-        {item.status === 'closed' ? 'This case is closed.' : 'The chatbot is answering this case.'}
+        This case is closed. <ReopenButton item={item} onChanged={onChanged} />
+        <VisitorRating rating={item.rating} />
       </footer>
     )
   }
+  if (item.status === 'bot')
+    return <footer className="case-footer muted">The chatbot is answering this case.</footer>
   return (
     <footer className="case-footer">
       <ErrorNote error={error} />
@@ -205,10 +224,12 @@ function Composer({
   useEffect(() => {
     if (focus) field.current?.focus()
   }, [])
+  const typing = useTypingNotices(caseID)
   const send = async (event?: FormEvent) => {
     event?.preventDefault()
     const body = text.trim()
     if (!body || sending.pending) return
+    typing.stop()
     const answer = await sending.run(() =>
       call('case/send_message', {
         id: caseID,
@@ -244,6 +265,8 @@ function Composer({
           onChange={(event) => {
             setText(event.target.value)
             setLocalID(crypto.randomUUID())
+            if (event.target.value.trim()) typing.typed()
+            else typing.stop()
           }}
           onKeyDown={onKeyDown}
         />
@@ -261,11 +284,4 @@ function Composer({
       </div>
     </footer>
   )
-}
-
-/** `list` with `more` added (a message known twice is kept once, in its latest form), oldest first. */
-function merged(list: Message[], more: Message[]): Message[] {
-  const byID = new Map(list.map((message) => [message.messageID, message]))
-  for (const message of more) byID.set(message.messageID, message)
-  return [...byID.values()].sort((a, b) => a.created - b.created)
 }

@@ -5,8 +5,11 @@ import { duration, waitLevel, when } from '../format'
 import { useNow } from '../hooks'
 import { isTab, TABS, type Tab, tabOf, useInbox } from '../inbox'
 import { isTyping } from '../keyboard'
-import type { Case } from '../types'
+import { ago, speaker } from '../rows'
+import type { CaseRow as Row } from '../types'
 import { useNames, useWorkspace } from '../workspace'
+import { SearchBar, SearchResults, useCaseSearch } from './CaseSearch'
+import { TagChips } from './CaseTags'
 import { CaseView } from './CaseView'
 
 const EMPTY: Record<Tab, [string, string]> = {
@@ -21,6 +24,7 @@ export function Inbox({ caseID }: { caseID?: string }) {
   const { me } = useWorkspace()
   const [search, setSearch] = useSearchParams()
   const [, navigate] = useLocation()
+  const found = useCaseSearch()
   const openCase = [...inbox.lists.queue, ...inbox.lists.mine, ...inbox.lists.closed].find(
     (c) => c.caseID === caseID,
   )
@@ -59,7 +63,9 @@ export function Inbox({ caseID }: { caseID?: string }) {
 
   return (
     <div className={`inbox${caseID ? ' has-case' : ''}`}>
-      <section className="case-list-pane" aria-label="Cases">
+      <section className={`case-list-pane${found.active ? ' searching' : ''}`} aria-label="Cases">
+        <SearchBar search={found} />
+        {found.active && <SearchResults search={found} caseID={caseID} />}
         <div className="tabs" role="tablist">
           {TABS.map(({ tab: each, label }, index) => (
             <button
@@ -121,13 +127,15 @@ function CaseRow({
   selected,
   unread,
 }: {
-  item: Case
+  item: Row
   tab: Tab
   selected: boolean
   unread: number
 }) {
   const now = useNow()
   const names = useNames()
+  const { me } = useWorkspace()
+  const last = item.lastMessage
   const ref = useRef<HTMLAnchorElement>(null)
   useEffect(() => {
     if (selected) ref.current?.scrollIntoView({ block: 'nearest' })
@@ -143,15 +151,30 @@ function CaseRow({
         data-case-id={item.caseID}
       >
         <div className="case-row-top">
-          <span className="case-visitor">{item.firstMessage || 'No message yet'}</span>
+          <span className="case-visitor">{item.visitor?.fullName || 'Visitor'}</span>
           {unread > 0 && (
             <span className="count" title={`${unread} new`}>
               {unread}
             </span>
           )}
+          {last && (
+            <span className="case-row-when muted" title={new Date(last.created).toLocaleString()}>
+              {ago(last.created, now)}
+            </span>
+          )}
         </div>
+        <p className="case-row-last" data-testid="last-message">
+          {last ? (
+            <>
+              <span className="case-row-sender">{speaker(last, me)}:</span> {last.preview}
+            </>
+          ) : (
+            item.firstMessage || 'No message yet'
+          )}
+        </p>
         <div className="case-row-meta">
           <span className="chip">{names.topic(item.topicID)}</span>
+          <TagChips tags={item.tags} />
           {tab === 'queue' ? (
             <span className={`wait wait-${waitLevel(item.updated, now)}`} title="Waiting for an agent">
               waiting {duration(item.updated, now)}

@@ -1,25 +1,31 @@
 import { type ReactNode, useEffect, useRef } from 'react'
 import { fullTime, when } from '../format'
-import type { Message } from '../types'
+import type { Message, Note } from '../types'
 import { useNames } from '../workspace'
+import { NoteItem } from './CaseNotes'
 
 const SYSTEM = 9001
 
 type Side = 'visitor' | 'ours' | 'system'
 
-/** The conversation, oldest first, kept scrolled to the newest message; `before` scrolls with it. */
+/**
+ * The conversation, oldest first, kept scrolled to the newest message; `before` scrolls with it.
+ * Internal notes are interleaved by time, shown as notes.
+ */
 export function Transcript({
   messages,
+  notes = [],
   visitorID,
   before,
 }: {
   messages: Message[]
+  notes?: Note[]
   visitorID: string
   before?: ReactNode
 }) {
   const end = useRef<HTMLDivElement>(null)
   const names = useNames()
-  const count = messages.length
+  const count = messages.length + notes.length
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when a message is added
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' })
@@ -36,12 +42,16 @@ export function Transcript({
     if (message.type === SYSTEM) return 'system'
     return message.user.userID === visitorID ? 'visitor' : 'ours'
   }
+  // The newest of our messages the visitor has read says so.
+  const lastRead = messages.findLast((m) => side(m) === 'ours' && m.isRead)?.messageID
   return (
     <div className="transcript" aria-live="polite" data-testid="transcript">
       {before}
       {messages.length === 0 && <p className="muted center">No messages yet.</p>}
-      {messages.map((message) =>
-        side(message) === 'system' ? (
+      {timeline(messages, notes).map((message) =>
+        'noteID' in message ? (
+          <NoteItem key={message.noteID} note={message} />
+        ) : side(message) === 'system' ? (
           <p key={message.messageID} className="system-line" title={fullTime(message.created)}>
             {message.body} · {when(message.created)}
           </p>
@@ -56,6 +66,7 @@ export function Transcript({
                 title={fullTime(message.created)}
               >
                 {when(message.created)}
+                {message.messageID === lastRead && <span className="bubble-read"> · Read</span>}
               </time>
             </div>
           </div>
@@ -64,6 +75,18 @@ export function Transcript({
       <div ref={end} />
     </div>
   )
+}
+
+/** Messages and notes in one list, by time (a message before a note of the same millisecond). */
+function timeline(messages: Message[], notes: Note[]): (Message | Note)[] {
+  if (notes.length === 0) return messages
+  const items: (Message | Note)[] = []
+  let n = 0
+  for (const message of messages) {
+    while (n < notes.length && (notes[n] as Note).created < message.created) items.push(notes[n++] as Note)
+    items.push(message)
+  }
+  return items.concat(notes.slice(n))
 }
 
 /** A message's content; media and files are links (the console loads nothing from elsewhere). */
@@ -86,5 +109,44 @@ function Content({ message }: { message: Message }) {
     const { latitude, longitude, name, address } = message.data as Record<string, string | number | undefined>
     return <p>Location: {[name, address].filter(Boolean).join(', ') || `${latitude}, ${longitude}`}</p>
   }
-  return <p className="text">{message.body}</p>
+  const offered = quickReplies(message.data)
+  return (
+    <>
+      <p className="text">{message.body}</p>
+      {offered.length > 0 && (
+        <ul className="quick-replies" aria-label="Quick replies offered">
+          {offered.map((title, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: titles may repeat; the list never changes
+            <li key={index}>{title}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  )
+}
+
+/**
+ * The titles of the buttons or list rows a chatbot's interactive message offers (its
+ * `data.customData`, a JSON string or object: `{type: "interactive", interactive: {...}}`).
+ */
+function quickReplies(data: Record<string, unknown>): string[] {
+  let custom = data.customData
+  try {
+    if (typeof custom === 'string') custom = JSON.parse(custom)
+  } catch {
+    return []
+  }
+  const interactive = (custom as { interactive?: unknown } | null)?.interactive as
+    | {
+        buttonAction?: { buttons?: { reply?: { title?: unknown } }[] }
+        listAction?: { sections?: { rows?: { title?: unknown }[] }[] }
+      }
+    | undefined
+  const titles = [
+    ...(interactive?.buttonAction?.buttons ?? []).map((button) => button?.reply?.title),
+    ...(interactive?.listAction?.sections ?? [])
+      .flatMap((section) => section?.rows ?? [])
+      .map((row) => row?.title),
+  ]
+  return titles.filter((title): title is string => typeof title === 'string')
 }

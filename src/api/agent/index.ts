@@ -18,6 +18,9 @@ import { adminAPI } from './admin.js'
 import { agentCaseAPI } from './cases.js'
 import { describe, PREFIX } from './describe.js'
 import { AddressLoginLimit, MemoryCounter, RedisCounter } from './login-limit.js'
+import { agentNotesAPI } from './notes.js'
+import { agentReopenTagsAPI } from './reopen-tags.js'
+import { agentSearchAPI } from './search.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -201,6 +204,9 @@ export async function agentAPI(
       },
     )
     await signedIn.register(agentCaseAPI)
+    await signedIn.register(agentSearchAPI)
+    await signedIn.register(agentNotesAPI)
+    await signedIn.register(agentReopenTagsAPI)
   })
 }
 

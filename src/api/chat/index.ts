@@ -41,7 +41,7 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   fastify.addHook('onRequest', requireClient)
   documentSecurity(fastify, SECURITY.client)
   const app = fastify.withTypeProvider<ZodTypeProvider>()
-  const { users, rooms, messages } = app.services
+  const { users, rooms, messages, sync } = app.services
   const describe = <B, R extends z.ZodType>(summary: string, request: B, data: R) => ({
     schema: {
       summary,
@@ -114,7 +114,16 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
         ),
       }),
     ),
-    async (r) => success({ rooms: await messages.roomListAndUnread(r.client) }),
+    async (r) => success({ rooms: await sync.roomListAndUnread(r.client) }),
+  )
+  app.post(
+    '/v1/chat/message/new_and_updated',
+    describe(
+      'What changed in your rooms since your last sync (room list or previous call), oldest first',
+      body.emptyRequest,
+      page,
+    ),
+    async (r) => success(await sync.newAndUpdated(r.client)),
   )
   for (const kind of ['delivered', 'read'] as const) {
     app.post(

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { caseMessage, caseRequest, caseShape } from '../../contract/cases.js'
+import { caseRating, caseRequest, caseShape, visitorCaseMessage } from '../../contract/cases.js'
 import { messageShape } from '../../contract/chat.js'
 import { requireClient } from '../../contract/client-auth.js'
 import { topicShape } from '../../contract/organization.js'
@@ -29,7 +29,7 @@ const errors = {
     code: '40401',
     message: 'case not found',
   }),
-  409: errorEnvelope('40901: too many open cases, or the case is closed', {
+  409: errorEnvelope('40901: too many open cases, the case is closed, or (rating) the case is not closed', {
     status: 409,
     code: '40901',
     message: 'too many open cases',
@@ -78,16 +78,33 @@ export async function visitorAPI(fastify: FastifyInstance): Promise<void> {
   )
   app.post(
     `${PREFIX}/case/send_message`,
-    describe('Write in your case (idempotent on localID)', caseMessage, z.object({ message: messageShape })),
+    describe(
+      'Write in your case, or choose a quick reply (idempotent on localID)',
+      visitorCaseMessage,
+      z.object({ message: messageShape }),
+    ),
     async (r) =>
       success({
         message: await cases.send(r.client, r.body.id, {
           localID: r.body.localID,
           content: caseContent(r.body),
+          interactive: r.body.interactive,
         }),
       }),
   )
   app.post(`${PREFIX}/case/close`, describe('Close your case', caseRequest, oneCase), async (r) =>
     success({ case: await cases.close(r.client, r.body.id) }),
+  )
+  app.post(
+    `${PREFIX}/case/rate`,
+    describe(
+      'Rate your closed case, 1 to 5 with a note (a new rating replaces the last)',
+      caseRating,
+      oneCase,
+    ),
+    async (r) =>
+      success({
+        case: await cases.rate(r.client, r.body.id, { rating: r.body.rating, note: r.body.note ?? '' }),
+      }),
   )
 }

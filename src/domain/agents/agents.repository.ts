@@ -41,6 +41,8 @@ export const listAgents = (db: Kysely<Schema>, organizationID: string) =>
     .selectFrom('agent_accounts')
     .selectAll()
     .where('organization_id', '=', organizationID)
+    // Oldest first: by time, as IDs of the two formats do not sort by it (lib/ids.ts).
+    .orderBy('created')
     .orderBy('id')
     .execute()
 

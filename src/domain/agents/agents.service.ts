@@ -3,7 +3,6 @@ import { AppError, paramError } from '../../errors/app-error.js'
 import { isUniqueViolation } from '../../errors/faults.js'
 import type { Clock } from '../../lib/clock.js'
 import { isEmail } from '../../lib/formats.js'
-import { newID } from '../../lib/ids.js'
 import { hashPassword, verifyPassword } from '../../lib/passwords.js'
 import type { Database } from '../../storage/database.js'
 import type { AgentAccountsTable, Schema } from '../../storage/schema.js'
@@ -67,7 +66,7 @@ export class AgentsService {
     const taken = new AppError('conflict', 'email is not available')
     if (await this.deps.repositories.agents.findAgentByEmail(database.db, email)) throw taken
     const now = this.deps.clock.now()
-    const id = newID()
+    const id = database.ids.next()
     const passwordHash = await hashPassword(input.password)
     try {
       await database.transaction(async (trx) => {

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../lib/clock.js'
-import { newID } from '../../lib/ids.js'
 import type { Database } from '../../storage/database.js'
 import type { Schema } from '../../storage/schema.js'
 import { type Actor, actorName, requireAdminOf } from './actor.js'
@@ -48,7 +47,7 @@ export class AuditLog {
     await db
       .insertInto('audit_log')
       .values({
-        id: newID(),
+        id: this.database.ids.next(),
         organization_id: organizationID,
         agent_account_id: actor.kind === 'agent' ? actor.agentAccountID : '',
         actor: actorName(actor),

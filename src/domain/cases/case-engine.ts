@@ -1,7 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
-import { newID } from '../../lib/ids.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
@@ -11,6 +10,7 @@ import type { MessagesService } from '../messages/messages.service.js'
 import type { Repositories } from '../repositories.js'
 import type { RoomsService } from '../rooms/rooms.service.js'
 import { type CaseStatus, type ClosedBy, canMove, caseIs, toCase } from './case.js'
+import type { CaseRows } from './case-rows.js'
 
 export type Trx = Kysely<Schema>
 export type CaseRow = Selectable<CasesTable>
@@ -23,6 +23,8 @@ export interface Outcome {
   before?: CaseRow | undefined
   messages: MessageRow[]
   changed: boolean
+  /** Only agents hear of the change (a change of what visitors never see, such as tags). */
+  agentsOnly?: boolean
 }
 
 /** A change that changed nothing (a retry, or a step the case is already past). */
@@ -39,6 +41,8 @@ export interface EngineDependencies {
   repositories: Pick<Repositories, 'cases' | 'messages' | 'deliveries' | 'agents'>
   rooms: RoomsService
   messages: MessagesService
+  /** What agents' lists show of a case: its `case/update` to agents carries it too. */
+  rows: CaseRows
 }
 
 const SYSTEM = 'system'
@@ -101,7 +105,8 @@ export class CaseEngine {
     step: { changes: Partial<CaseRow>; action: string; text: string },
   ): Promise<Outcome> {
     const from = row.status as CaseStatus
-    if (!canMove(from, to)) throw caseIs(from)
+    // A closed case is only ever reopened, never moved on by a step meant for open cases.
+    if (!canMove(from, to) || (from === 'closed' && step.action !== 'case/reopen')) throw caseIs(from)
     const { cases, deliveries } = this.deps.repositories
     const moved = await cases.moveCase(trx, row.id, from, { ...step.changes, status: to, updated: now })
     if (!moved) throw new AppError('conflict', 'case changed meanwhile; try again')
@@ -127,10 +132,12 @@ export class CaseEngine {
       body: text,
       data: { action, caseID: row.id, status: row.status },
     }
+    const { ids } = this.deps.database
     return this.deps.repositories.messages.storeMessage(trx, {
+      id: ids.next(),
       roomID: row.room_id,
       senderID: SYSTEM,
-      localID: newID(),
+      localID: ids.next(),
       ...content,
       now,
     })
@@ -149,7 +156,9 @@ export class CaseEngine {
     now: number,
   ) {
     const { messages, deliveries } = this.deps.repositories
+    const { ids } = this.deps.database
     const message = await messages.storeMessage(trx, {
+      id: ids.next(),
       roomID: row.room_id,
       senderID,
       localID,
@@ -159,6 +168,7 @@ export class CaseEngine {
     if (!message) return messages.findBySenderLocalID(trx, senderID, localID, row.room_id)
     if (senderID === row.user_id && row.status === 'bot' && row.chatbot_id) {
       await deliveries.recordDelivery(trx, {
+        id: ids.next(),
         caseID: row.id,
         chatbotID: row.chatbot_id,
         messageID: message.id,
@@ -187,7 +197,7 @@ export class CaseEngine {
    * it waits, every agent of its topic and every admin (a topic nobody works has a queue too), so
    * queues update live.
    */
-  private async agentsFollowing(row: CaseRow): Promise<string[]> {
+  async agentsFollowing(row: CaseRow): Promise<string[]> {
     if (row.status === 'queued') {
       const { agents } = this.deps.repositories
       const ids = await agents.agentsHearingOfQueue(this.deps.database.db, row.organization_id, row.topic_id)
@@ -196,7 +206,16 @@ export class CaseEngine {
     return row.agent_account_id ? [`agent:${row.agent_account_id}`] : []
   }
 
-  /** After the commit: the new messages to the room, and `case/update` to everyone in the case. */
+  /** The agents following the case whose messages the room holds (none for other rooms). */
+  async agentsFollowingRoom(roomID: string): Promise<string[]> {
+    const row = await this.deps.repositories.cases.findCaseByRoom(this.deps.database.db, roomID)
+    return row ? this.agentsFollowing(row) : []
+  }
+
+  /**
+   * After the commit: the new messages to the room, and `case/update` to everyone in the case (to
+   * its agents with the visitor and last message, as the agent API's case list shows it).
+   */
   private async announce(outcome: Outcome, exceptSessionID?: string): Promise<Message[]> {
     const { row } = outcome
     if (!row) return []
@@ -212,10 +231,13 @@ export class CaseEngine {
       alsoUserIDs: agents,
     })
     if (outcome.changed) {
-      this.deps.hub.publish(
-        { userIDs: [row.user_id, ...agents] },
-        { eventName: 'case/update', data: toCase(row) },
-      )
+      if (!outcome.agentsOnly)
+        this.deps.hub.publish({ userIDs: [row.user_id] }, { eventName: 'case/update', data: toCase(row) })
+      // Agents get the case as their lists show it: with its visitor and its last message.
+      if (agents.length > 0) {
+        const [item] = await this.deps.rows.describe(row.organization_id, [row])
+        this.deps.hub.publish({ userIDs: agents }, { eventName: 'case/update', data: item })
+      }
     }
     return messages
   }

@@ -6,6 +6,13 @@ import type { CasesTable } from '../../storage/schema.js'
 export type CaseStatus = 'bot' | 'queued' | 'assigned' | 'closed'
 export type ClosedBy = 'user' | 'agent' | 'chatbot' | 'system'
 
+/** The visitor's rating of a closed case: 1–5, a note ('' for none), when it was given (epoch ms). */
+export interface CaseRating {
+  rating: number
+  note: string
+  rated: number
+}
+
 /** The case object of the visitor API (DESIGN §7). The handover summary is for agents only. */
 export interface Case {
   caseID: string
@@ -22,18 +29,35 @@ export interface Case {
   closedTime: number | null
   closedBy: ClosedBy | ''
   isClosed: boolean
+  /** The visitor's rating, once the closed case is rated (a new rating replaces it); else null. */
+  rating: CaseRating | null
 }
+
+/** A case as agents see it: with its organization's tags (labels), which visitors never see. */
+export interface TaggedCase extends Case {
+  /** Lower case, alphabetical; at most 10. */
+  tags: string[]
+  /** Until when an agent may reopen the closed case (epoch ms); null while open, or when reopening is off. */
+  reopenableUntil: number | null
+}
+
+/** When a closed case stops being reopenable, given the window in hours (0: never reopenable). */
+export const reopenableUntil = (
+  row: Pick<Selectable<CasesTable>, 'status' | 'closed_time'>,
+  hours: number,
+) => (row.status === 'closed' && hours > 0 ? (row.closed_time ?? 0) + hours * 3_600_000 : null)
 
 /**
  * The state machine (DESIGN §7): the statuses a case may move to from each status. A case is born
- * `bot` (an active chatbot exists) or `queued`; `closed` is final.
+ * `bot` (an active chatbot exists) or `queued`; `closed` is left only when an agent reopens the
+ * case (`case/reopen`, within CASE_REOPEN_WINDOW_HOURS of its closing), to that agent.
  */
 export const TRANSITIONS: Record<CaseStatus, readonly CaseStatus[]> = {
   bot: ['queued', 'assigned', 'closed'],
   // queued → queued: moved to another topic's queue.
   queued: ['assigned', 'queued', 'closed'],
   assigned: ['assigned', 'queued', 'closed'],
-  closed: [],
+  closed: ['assigned'],
 }
 
 export const canMove = (from: CaseStatus, to: CaseStatus): boolean => TRANSITIONS[from].includes(to)
@@ -83,6 +107,10 @@ export function toCase(row: Selectable<CasesTable>): Case {
     closedTime: row.closed_time,
     closedBy: (row.closed_by ?? '') as ClosedBy | '',
     isClosed: row.status === 'closed',
+    rating:
+      row.rating === null
+        ? null
+        : { rating: row.rating, note: row.rating_note ?? '', rated: row.rated_at ?? row.updated },
   }
 }
 

@@ -1,5 +1,13 @@
-import type { Insertable, Kysely, Updateable } from 'kysely'
-import { prepareQuery } from '../../storage/prepared.js'
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type SqlBool,
+  sql,
+  type Updateable,
+} from 'kysely'
+import { dialectOf, prepareQuery } from '../../storage/prepared.js'
 import type { CasesTable, Dialect, Schema } from '../../storage/schema.js'
 import type { CaseStatus } from './case.js'
 
@@ -24,6 +32,10 @@ const caseByID = prepareQuery(
 export const findCase = async (db: Kysely<Schema>, id: string, { lock = false } = {}) =>
   (await caseByID.run(db, { id, lock }))[0]
 
+/** The case whose messages a room holds (undefined for other rooms). */
+export const findCaseByRoom = (db: Kysely<Schema>, roomID: string) =>
+  db.selectFrom('cases').selectAll().where('room_id', '=', roomID).executeTakeFirst()
+
 export const listCasesOfUser = (db: Kysely<Schema>, userID: string) =>
   db
     .selectFrom('cases')
@@ -31,6 +43,18 @@ export const listCasesOfUser = (db: Kysely<Schema>, userID: string) =>
     .where('user_id', '=', userID)
     .orderBy('created', 'desc')
     .orderBy('id')
+    .execute()
+
+/** A visitor's cases in the organization, newest first, at most `limit`. */
+export const casesOfVisitor = (db: Kysely<Schema>, organizationID: string, userID: string, limit: number) =>
+  db
+    .selectFrom('cases')
+    .selectAll()
+    .where('user_id', '=', userID)
+    .where('organization_id', '=', organizationID)
+    .orderBy('created', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
     .execute()
 
 export async function countOpenCases(
@@ -67,6 +91,20 @@ export const moveCase = (db: Kysely<Schema>, id: string, from: CaseStatus, chang
     .returningAll()
     .executeTakeFirst()
 
+/** Rates a closed case (only): a new rating replaces the earlier one. Undefined when it is not closed. */
+export const rateCase = (
+  db: Kysely<Schema>,
+  id: string,
+  rating: { rating: number; note: string; now: number },
+) =>
+  db
+    .updateTable('cases')
+    .set({ rating: rating.rating, rating_note: rating.note, rated_at: rating.now, updated: rating.now })
+    .where('id', '=', id)
+    .where('status', '=', 'closed')
+    .returningAll()
+    .executeTakeFirst()
+
 export const botCasesOf = (db: Kysely<Schema>, chatbotIDs: readonly string[]) =>
   chatbotIDs.length === 0
     ? Promise.resolve([])
@@ -85,7 +123,23 @@ export const assignedCasesOf = (db: Kysely<Schema>, agentAccountID: string) =>
     .where('status', '=', 'assigned')
     .execute()
 
-/** An organization's cases, newest first, narrowed by status, topic or agent. */
+/** What a search matches a case by: any one of these (see listCases' `anyOf`). */
+export interface CaseMatch {
+  /** The case's room is one of these (rooms of messages holding the words). */
+  roomIDs?: readonly string[]
+  /** Its visitor's name, e-mail or xcUserID holds this (ASCII letters in any case). */
+  visitorText?: string
+  /** The case's ID. */
+  caseID?: string
+}
+
+/** LIKE's wildcards and escape character taken literally. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+/**
+ * An organization's cases, newest first, narrowed by status, topic, agent, creation time, and what
+ * they match (`anyOf`: at least one of its conditions; none at all when it has none).
+ */
 export const listCases = (
   db: Kysely<Schema>,
   filter: {
@@ -93,6 +147,12 @@ export const listCases = (
     status?: string
     topicID?: number
     agentAccountID?: string
+    /** Created at or after / at or before (epoch ms). */
+    from?: number
+    to?: number
+    anyOf?: CaseMatch
+    /** Only cases having every one of these tags (normalised: lower case). */
+    tags?: readonly string[]
     /** Paging: the last case of the previous page; only cases older than it come. */
     before?: { created: number; caseID: string }
     limit: number
@@ -107,6 +167,23 @@ export const listCases = (
     .$if(filter.agentAccountID !== undefined, (q) =>
       q.where('agent_account_id', '=', filter.agentAccountID as string),
     )
+    .$if(filter.from !== undefined, (q) => q.where('created', '>=', filter.from as number))
+    .$if(filter.to !== undefined, (q) => q.where('created', '<=', filter.to as number))
+    .$if(filter.anyOf !== undefined, (q) =>
+      q.where((eb) => matching(eb, dialectOf(db), filter.organizationID, filter.anyOf ?? {})),
+    )
+    .$if((filter.tags?.length ?? 0) > 0, (q) => {
+      const tags = filter.tags as readonly string[]
+      return q.where('id', 'in', (eb) =>
+        eb
+          .selectFrom('case_tags')
+          .select('case_id')
+          .where('organization_id', '=', filter.organizationID)
+          .where('tag', 'in', tags)
+          .groupBy('case_id')
+          .having((h) => h.fn.countAll(), '=', tags.length),
+      )
+    })
     .$if(filter.before !== undefined, (q) => {
       const { created, caseID } = filter.before as { created: number; caseID: string }
       // (created, id) is unique, so pages neither overlap nor skip cases of the same millisecond.
@@ -118,6 +195,38 @@ export const listCases = (
     .orderBy('id', 'desc')
     .limit(filter.limit)
     .execute()
+
+function matching(
+  eb: ExpressionBuilder<Schema, 'cases'>,
+  dialect: Dialect,
+  organizationID: string,
+  match: CaseMatch,
+) {
+  const any: Expression<SqlBool>[] = []
+  if (match.roomIDs && match.roomIDs.length > 0) any.push(eb('room_id', 'in', match.roomIDs))
+  if (match.caseID) any.push(eb('id', '=', match.caseID))
+  if (match.visitorText) {
+    // Both databases fold ASCII letters only (SQLite's lower() does no more; PostgreSQL's under the
+    // "C" collation neither), so they agree.
+    const pattern = `%${likeLiteral(match.visitorText)}%`
+    const folded = (column: 'full_name' | 'email' | 'xc_user_id') =>
+      dialect === 'sqlite'
+        ? sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`
+        : sql<SqlBool>`lower(${sql.ref(column)} collate "C") like ${pattern} escape '\\'`
+    any.push(
+      eb(
+        'user_id',
+        'in',
+        eb
+          .selectFrom('users')
+          .select('id')
+          .where('organization_id', '=', organizationID)
+          .where((u) => u.or([folded('full_name'), folded('email'), folded('xc_user_id')])),
+      ),
+    )
+  }
+  return eb.or(any)
+}
 
 /** The oldest case waiting in any of these topics. */
 export const oldestQueued = (db: Kysely<Schema>, organizationID: string, topicIDs: readonly number[]) =>

@@ -10,8 +10,12 @@ import type { TopicsService } from '../topics/topics.service.js'
 import { AgentCases } from './agent-cases.js'
 import { Assignment } from './assignment.js'
 import { CaseEngine } from './case-engine.js'
+import { CaseReopening } from './case-reopen.js'
+import { CaseRows } from './case-rows.js'
+import { CaseTags } from './case-tags.js'
 import { ChatbotCases } from './chatbot-cases.js'
 import { VisitorCases } from './visitor-cases.js'
+import { Visitors } from './visitors.js'
 
 /** Support cases: one module per actor, over one engine that runs every change and one assignment. */
 export interface Cases {
@@ -19,6 +23,14 @@ export interface Cases {
   agents: AgentCases
   chatbots: ChatbotCases
   assignment: Assignment
+  /** Cases as agents see them (tags, visitor, last message). */
+  rows: CaseRows
+  /** Agents reopen closed cases. */
+  reopening: CaseReopening
+  /** The organization's labels on cases. */
+  tags: CaseTags
+  /** Who a case's visitor is: profile and earlier cases, for agents. */
+  visitorProfiles: Visitors
 }
 
 export interface CasesDependencies {
@@ -31,15 +43,22 @@ export interface CasesDependencies {
   topics: TopicsService
   chatbots: ChatbotsService
   organizations: OrganizationsService
+  /** CASE_REOPEN_WINDOW_HOURS: how long after closing a case can be reopened; 0: never. */
+  reopenWindowHours: number
 }
 
 export function createCases(deps: CasesDependencies): Cases {
-  const engine = new CaseEngine(deps)
+  const rows = new CaseRows(deps)
+  const engine = new CaseEngine({ ...deps, rows })
   const assignment = new Assignment({ ...deps, engine })
   return {
     visitors: new VisitorCases({ ...deps, engine, assignment }),
-    agents: new AgentCases({ ...deps, engine, assignment }),
+    agents: new AgentCases({ ...deps, engine, assignment, rows }),
     chatbots: new ChatbotCases({ ...deps, engine, assignment }),
     assignment,
+    rows,
+    reopening: new CaseReopening({ ...deps, engine, rows }),
+    tags: new CaseTags({ ...deps, engine, rows }),
+    visitorProfiles: new Visitors({ ...deps, rows }),
   }
 }

@@ -1,5 +1,4 @@
 import { AppError } from '../../errors/app-error.js'
-import { newID } from '../../lib/ids.js'
 import type { Database } from '../../storage/database.js'
 import type { Chatbot } from '../chatbots/chatbots.service.js'
 import { checkContent, type MessageContent, MessageType } from '../messages/message-types.js'
@@ -25,7 +24,7 @@ export interface ChatbotCasesDependencies {
 }
 
 export const CLOSING_MESSAGE = 'This conversation has been closed.'
-const chatbotSender = (chatbotID: string) => `chatbot:${chatbotID}`
+export const chatbotSender = (chatbotID: string) => `chatbot:${chatbotID}`
 const HANDED_OVER = 'The chatbot handed the case over to an agent'
 const NO_LONGER_ACTIVE = 'The chatbot is no longer active; the case goes to an agent'
 
@@ -50,7 +49,7 @@ export class ChatbotCases {
       if (row.status !== 'bot') throw new AppError('conflict', 'case is not handled by the chatbot')
       const sender = chatbotSender(chatbot.chatbotID)
       const stored = []
-      for (const { localID = newID(), content } of contents) {
+      for (const { localID = this.deps.database.ids.next(), content } of contents) {
         stored.push(await engine.store(trx, row, sender, localID, content, now))
       }
       return unchanged(row, stored.filter(isDefined))
@@ -99,7 +98,8 @@ export class ChatbotCases {
       const row = await this.botCase(trx, chatbot, caseID)
       if (row.status === 'closed' || !sendClosingMessage) return engine.close(trx, row, 'chatbot', now)
       const content = { type: MessageType.text, body: CLOSING_MESSAGE, data: {} }
-      const closing = await engine.store(trx, row, chatbotSender(chatbot.chatbotID), newID(), content, now)
+      const localID = this.deps.database.ids.next()
+      const closing = await engine.store(trx, row, chatbotSender(chatbot.chatbotID), localID, content, now)
       const closed = await engine.close(trx, row, 'chatbot', now)
       return { ...closed, messages: [closing, ...closed.messages].filter(isDefined) }
     })

@@ -1,6 +1,5 @@
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
-import { newID } from '../../lib/ids.js'
 import type { Database } from '../../storage/database.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
 import type { Message } from '../messages/message.js'
@@ -20,13 +19,15 @@ import {
   isDefined,
   type Trx,
 } from './case-engine.js'
+import { chatbotSender } from './chatbot-cases.js'
+import { interactiveOf, notOffered, offers, type QuickReply, quickReplyContent } from './quick-replies.js'
 
 export interface VisitorCasesDependencies {
   database: Database
   clock: Clock
   engine: CaseEngine
   assignment: Assignment
-  repositories: Pick<Repositories, 'cases' | 'chatbots' | 'rooms'>
+  repositories: Pick<Repositories, 'cases' | 'chatbots' | 'rooms' | 'messages'>
   topics: TopicsService
   chatbots: ChatbotsService
   organizations: OrganizationsService
@@ -57,19 +58,22 @@ export class VisitorCases {
       status: chatbot ? 'bot' : 'queued',
       chatbot_id: chatbot?.chatbotID ?? null,
       agent_account_id: null,
-      room_id: newID(),
+      room_id: this.deps.database.ids.next(),
       first_message: content.body,
       handover_summary: '',
       created: now,
       updated: now,
       closed_time: null,
       closed_by: null,
+      rating: null,
+      rating_note: null,
+      rated_at: null,
     }
     // Nothing else knows the case yet: the engine is here for the transaction and the announcement.
     const { outcome } = await engine.change(row.id, async (trx) => {
       await this.insert(trx, client, row, maxOpen)
       const opened = await engine.systemMessage(trx, row, 'case/create', `Case ${row.id} opened`, now)
-      const first = await engine.store(trx, row, client.userID, newID(), content, now)
+      const first = await engine.store(trx, row, client.userID, this.deps.database.ids.next(), content, now)
       const messages = [opened, first].filter(isDefined)
       return this.deps.assignment.assignIfPossible(trx, { row, messages, changed: true }, now)
     })
@@ -86,18 +90,27 @@ export class VisitorCases {
     return toCase(await this.ownCase(this.deps.database.db, client, caseID))
   }
 
-  /** A visitor's message in their case; while a chatbot has the case, it is queued for delivery. */
+  /**
+   * A visitor's message in their case; while a chatbot has the case, it is queued for delivery. With
+   * `interactive` it is the visitor's choice of a button or list row of the chatbot's latest
+   * interactive message in the case (its title as text, the choice in `data.interactive`).
+   */
   send(
     client: ClientIdentity,
     caseID: string,
-    input: { localID: string; content: MessageContent },
+    input: { localID: string; content: MessageContent; interactive?: QuickReply | undefined },
   ): Promise<Message> {
+    const { interactive } = input
+    const content = interactive ? quickReplyContent(input.content, interactive) : input.content
     const find = async (trx: Trx) => {
       const row = await this.ownCase(trx, client, caseID, { lock: true })
       if (row.status === 'closed') throw caseClosed()
+      if (interactive && !(await this.chatbotOffered(trx, row, input.localID, interactive)))
+        throw notOffered()
       return row
     }
-    return this.deps.engine.send(caseID, find, { senderID: client.userID, ...input }, client.sessionID)
+    const message = { senderID: client.userID, localID: input.localID, content }
+    return this.deps.engine.send(caseID, find, message, client.sessionID)
   }
 
   /** The visitor closes their case (closing a closed case changes nothing). */
@@ -105,6 +118,21 @@ export class VisitorCases {
     const { outcome } = await this.deps.engine.change(caseID, async (trx, now) => {
       const row = await this.ownCase(trx, client, caseID, { lock: true })
       return this.deps.engine.close(trx, row, 'user', now)
+    })
+    return toCase(outcome.row as CaseRow)
+  }
+
+  /**
+   * The visitor rates their closed case (1–5, a note); rating it again replaces the earlier rating.
+   * Whoever follows the case (the visitor, its last agent) hears of it as a `case/update`.
+   */
+  async rate(client: ClientIdentity, caseID: string, input: { rating: number; note: string }): Promise<Case> {
+    const { outcome } = await this.deps.engine.change(caseID, async (trx, now) => {
+      const row = await this.ownCase(trx, client, caseID, { lock: true })
+      if (row.status !== 'closed') throw new AppError('conflict', 'case is not closed')
+      const rated = await this.deps.repositories.cases.rateCase(trx, row.id, { ...input, now })
+      // Closed is final, so the case cannot have moved since it was read under the lock.
+      return { row: rated ?? row, messages: [], changed: rated !== undefined }
     })
     return toCase(outcome.row as CaseRow)
   }
@@ -132,6 +160,27 @@ export class VisitorCases {
     await rooms.insertRoom(trx, { ...room, type: RoomType.case, created: row.created, updated: row.created })
     await rooms.addParticipants(trx, row.room_id, [client.userID], row.created)
     await cases.insertCase(trx, row)
+  }
+
+  /**
+   * Whether the chatbot's latest interactive message in the case offers the visitor's choice. A
+   * retry of a stored choice passes, even if the chatbot has offered something new since.
+   */
+  private async chatbotOffered(trx: Trx, row: CaseRow, localID: string, reply: QuickReply): Promise<boolean> {
+    const { messages } = this.deps.repositories
+    if (!row.chatbot_id) return false
+    if (await messages.findBySenderLocalID(trx, row.user_id, localID, row.room_id)) return true
+    // The latest few of the chatbot's messages that may be interactive; the newest that is counts.
+    const candidates = await messages.latestDataMentioning(trx, {
+      roomID: row.room_id,
+      senderID: chatbotSender(row.chatbot_id),
+      text: 'interactive',
+      limit: 10,
+    })
+    const latest = candidates
+      .map((candidate) => interactiveOf(JSON.parse(candidate.data) as Record<string, unknown>))
+      .find((interactive) => interactive !== undefined)
+    return latest !== undefined && offers(latest, reply)
   }
 
   private async ownCase(db: Trx, client: ClientIdentity, caseID: string, { lock = false } = {}) {

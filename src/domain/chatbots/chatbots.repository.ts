@@ -10,7 +10,14 @@ export const findChatbot = (db: Kysely<Schema>, id: string) =>
 
 /** The organization's active chatbot; with `lock`, held (PostgreSQL) until the transaction ends. */
 export const listChatbots = (db: Kysely<Schema>, organizationID: string) =>
-  db.selectFrom('chatbots').selectAll().where('organization_id', '=', organizationID).orderBy('id').execute()
+  db
+    .selectFrom('chatbots')
+    .selectAll()
+    .where('organization_id', '=', organizationID)
+    // Oldest first: by time, as IDs of the two formats do not sort by it (lib/ids.ts).
+    .orderBy('created')
+    .orderBy('id')
+    .execute()
 
 /** The names of chatbots of the organization (who sent which message). */
 export const chatbotNames = (db: Kysely<Schema>, organizationID: string, ids: readonly string[]) =>

@@ -4,7 +4,6 @@ import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { DestinationPolicy } from '../../lib/destinations.js'
 import { isHTTPURL, isText } from '../../lib/formats.js'
-import { newID } from '../../lib/ids.js'
 import type { Sealer } from '../../lib/sealed.js'
 import { constantTimeEqual, hashSecret } from '../../lib/secrets.js'
 import { TTLCache } from '../../lib/ttl-cache.js'
@@ -85,7 +84,7 @@ export class ChatbotsService {
     this.checkURL(input.url)
     const now = this.clock.now()
     const secretKey = newSecretKey()
-    const id = newID()
+    const id = this.database.ids.next()
     await this.database.transaction(async (trx) => {
       const active = (await this.repositories.chatbots.findActiveChatbot(trx, organizationID)) ? 0 : 1
       await this.repositories.chatbots.insertChatbot(trx, {

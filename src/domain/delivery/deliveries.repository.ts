@@ -1,5 +1,4 @@
 import type { Kysely, Selectable } from 'kysely'
-import { newID } from '../../lib/ids.js'
 import type { DeliveriesTable, Dialect, Schema } from '../../storage/schema.js'
 
 export type DeliveryRow = Selectable<DeliveriesTable>
@@ -10,12 +9,12 @@ export type DeliveryRow = Selectable<DeliveriesTable>
  */
 export const recordDelivery = (
   db: Kysely<Schema>,
-  delivery: { caseID: string; chatbotID: string; messageID: string; seq: number; now: number },
+  delivery: { id: string; caseID: string; chatbotID: string; messageID: string; seq: number; now: number },
 ) =>
   db
     .insertInto('deliveries')
     .values({
-      id: newID(),
+      id: delivery.id,
       case_id: delivery.caseID,
       chatbot_id: delivery.chatbotID,
       message_id: delivery.messageID,

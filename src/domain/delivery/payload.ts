@@ -1,6 +1,16 @@
 import { MessageType } from '../messages/message-types.js'
 import type { DeliveryContext } from './deliveries.repository.js'
 
+/**
+ * A visitor's choice of a quick reply (`data.interactive`), as the family's inbound message has it:
+ * `interactive` on the message, and the same under `whatsappba`, where the family's bots written
+ * for its WhatsApp channel read it.
+ */
+function choiceOf(data: Record<string, unknown>) {
+  if (typeof data.interactive !== 'object' || data.interactive === null) return {}
+  return { interactive: data.interactive, whatsappba: { type: 'interactive', interactive: data.interactive } }
+}
+
 /** What a chatbot receives for one visitor message (DESIGN §9), in the product family's shape. */
 export function deliveryBody(message: DeliveryContext): string {
   const data = JSON.parse(message.data) as Record<string, unknown>
@@ -27,7 +37,7 @@ export function deliveryBody(message: DeliveryContext): string {
           },
         }
       default:
-        return { type: 'text', text: { body: message.body } }
+        return { type: 'text', text: { body: message.body }, ...choiceOf(data) }
     }
   })()
   return JSON.stringify({

@@ -26,6 +26,8 @@ export const listKeyPairs = (db: Kysely<Schema>, table: KeyPairTable, organizati
     .selectFrom(table as 'server_keys')
     .selectAll()
     .where('organization_id', '=', organizationID)
+    // Oldest first: by time, as IDs of the two formats do not sort by it (lib/ids.ts).
+    .orderBy('created')
     .orderBy('id')
     .execute()
 

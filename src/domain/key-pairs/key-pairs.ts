@@ -1,6 +1,5 @@
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
-import { newID } from '../../lib/ids.js'
 import { constantTimeEqual, hashSecret, randomToken } from '../../lib/secrets.js'
 import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Database } from '../../storage/database.js'
@@ -81,7 +80,7 @@ export class KeyPairs {
   async create(actor: Actor, organizationID: string): Promise<CreatedKeyPair> {
     requireAdminOf(actor, organizationID, `Organization ${organizationID}`)
     await this.deps.organizations.get(organizationID)
-    const id = newID()
+    const id = this.deps.database.ids.next()
     const secret = randomToken(32)
     const created = this.deps.clock.now()
     await this.deps.database.transaction(async (trx) => {

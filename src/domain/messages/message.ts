@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely'
-import type { MessagesTable, RoomParticipantsTable } from '../../storage/schema.js'
-import type { RoomSummary } from '../rooms/room.js'
+import type { MessagesTable, RoomParticipantsTable, RoomsTable } from '../../storage/schema.js'
+import { type RoomSummary, RoomType, toRoomSummary } from '../rooms/room.js'
 import type { User } from '../users/user.js'
 
 export interface Quote {
@@ -35,7 +35,21 @@ export interface MessageContext {
   room: RoomSummary
   participants: Selectable<RoomParticipantsTable>[]
   senders: Map<string, User>
+  /** In a case's room, how far the case's agents have read (they are not participants). */
+  agentsReadUpTo?: number | undefined
 }
+
+/** The context of messages of a room: its participants, and in a case's room its agents' read mark. */
+export const messageContext = (
+  room: Selectable<RoomsTable>,
+  participants: Selectable<RoomParticipantsTable>[],
+  senders: Map<string, User>,
+): MessageContext => ({
+  room: toRoomSummary(room),
+  participants,
+  senders,
+  ...(room.type === RoomType.case ? { agentsReadUpTo: Number(room.agents_read_up_to) } : {}),
+})
 
 /** The name Parley's own messages (type 9001, sender `system`) go by. */
 export const SYSTEM_SENDER_NAME = 'Parley'
@@ -62,9 +76,16 @@ export function nonUserSender(senderID: string, fullname = ''): User {
 }
 
 export function toMessage(row: Selectable<MessagesTable>, context: MessageContext): Message {
-  // Receipts are high-water marks: a message is read when every other participant has read up to it.
-  const others = context.participants.filter((p) => p.user_id !== row.sender_id)
-  const reached = (mark: 'read_up_to' | 'delivered_up_to') =>
+  // Receipts are high-water marks: a message is read when every other participant has read up to
+  // it. A case's room has two sides: the visitor's messages are read (and delivered) once the
+  // case's agent has read up to them; what agents, the chatbot and Parley say, once the visitor has.
+  const others = context.participants
+    .filter((p) => p.user_id !== row.sender_id)
+    .map((p) => ({ read: p.read_up_to, delivered: p.delivered_up_to }))
+  const byParticipant = context.participants.some((p) => p.user_id === row.sender_id)
+  if (context.agentsReadUpTo !== undefined && byParticipant)
+    others.push({ read: context.agentsReadUpTo, delivered: context.agentsReadUpTo })
+  const reached = (mark: 'read' | 'delivered') =>
     others.length > 0 && others.every((p) => p[mark] >= row.created)
   return {
     messageID: row.id,
@@ -80,7 +101,7 @@ export function toMessage(row: Selectable<MessagesTable>, context: MessageContex
     created: row.created,
     updated: row.updated,
     isDeleted: row.is_deleted === 1,
-    isDelivered: reached('delivered_up_to'),
-    isRead: reached('read_up_to'),
+    isDelivered: reached('delivered'),
+    isRead: reached('read'),
   }
 }

@@ -1,9 +1,10 @@
 import type { Kysely, Selectable } from 'kysely'
-import { newID } from '../../lib/ids.js'
 import { prepareQuery } from '../../storage/prepared.js'
 import type { MessagesTable, Schema } from '../../storage/schema.js'
 import { nextMessageCreated, restoreLastMessageCreated } from '../rooms/rooms.repository.js'
+import { indexMessage, unindexMessages } from '../search/search.repository.js'
 import { NO_QUOTE, type Quote } from './message.js'
+import { MessageType } from './message-types.js'
 
 /** A retry's stored message: the same sender and localID in the same room. */
 export const findBySenderLocalID = (db: Kysely<Schema>, senderID: string, localID: string, roomID: string) =>
@@ -41,6 +42,25 @@ export async function insertMessage(db: Kysely<Schema>, row: Selectable<Messages
   return (await insertUnlessRetry.run(db, row)).length > 0
 }
 
+/**
+ * The data of a sender's latest messages in a room whose data mentions `text` (newest first, not
+ * deleted): a chatbot's latest interactive messages, say, without reading the whole room.
+ */
+export const latestDataMentioning = (
+  db: Kysely<Schema>,
+  query: { roomID: string; senderID: string; text: string; limit: number },
+) =>
+  db
+    .selectFrom('messages')
+    .select('data')
+    .where('room_id', '=', query.roomID)
+    .where('sender_id', '=', query.senderID)
+    .where('is_deleted', '=', 0)
+    .where('data', 'like', `%${query.text}%`)
+    .orderBy('created', 'desc')
+    .limit(query.limit)
+    .execute()
+
 export const findMessages = (db: Kysely<Schema>, ids: readonly string[]) =>
   ids.length === 0
     ? Promise.resolve([])
@@ -63,6 +83,22 @@ export const listPage = (
     .limit(page.limit)
     .execute()
 
+/** The sender's messages in the room created in (after, upTo], newest first, at most `limit`. */
+export const sentBetween = (
+  db: Kysely<Schema>,
+  range: { roomID: string; senderID: string; after: number; upTo: number; limit: number },
+) =>
+  db
+    .selectFrom('messages')
+    .selectAll()
+    .where('room_id', '=', range.roomID)
+    .where('created', '>', range.after)
+    .where('created', '<=', range.upTo)
+    .where('sender_id', '=', range.senderID)
+    .orderBy('created', 'desc')
+    .limit(range.limit)
+    .execute()
+
 /** The newest message of each room the user is in. */
 export const lastMessagesOfUser = (db: Kysely<Schema>, userID: string) =>
   db
@@ -73,6 +109,35 @@ export const lastMessagesOfUser = (db: Kysely<Schema>, userID: string) =>
     .innerJoin('room_participants as p', 'p.room_id', 'r.id')
     .selectAll('m')
     .where('p.user_id', '=', userID)
+    .execute()
+
+/**
+ * The newest message of each of these rooms, in one query: `rooms.last_message_created` points at
+ * it (`created` is unique within a room), found by the (room_id, created) index.
+ */
+export const lastMessagesOfRooms = (db: Kysely<Schema>, roomIDs: readonly string[]) =>
+  roomIDs.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('messages as m')
+        .innerJoin('rooms as r', (join) =>
+          join.onRef('r.id', '=', 'm.room_id').onRef('r.last_message_created', '=', 'm.created'),
+        )
+        .selectAll('m')
+        .where('r.id', 'in', roomIDs)
+        .execute()
+
+/** Messages of the user's rooms changed (sent or deleted) after `since`, oldest change first. */
+export const changedSince = (db: Kysely<Schema>, userID: string, since: number, limit: number) =>
+  db
+    .selectFrom('messages as m')
+    .innerJoin('room_participants as p', 'p.room_id', 'm.room_id')
+    .selectAll('m')
+    .where('p.user_id', '=', userID)
+    .where('m.updated', '>', since)
+    .orderBy('m.updated')
+    .orderBy('m.created')
+    .limit(limit)
     .execute()
 
 /** Per room of the user: messages from others after the user's read mark, not deleted. */
@@ -88,14 +153,19 @@ export const unreadCounts = (db: Kysely<Schema>, userID: string) =>
     .groupBy('m.room_id')
     .execute()
 
-export const markDeleted = (db: Kysely<Schema>, ids: readonly string[], now: number) =>
-  db
+/** Erases the messages' content, inside the caller's transaction: also from the search index. */
+export async function markDeleted(db: Kysely<Schema>, ids: readonly string[], now: number) {
+  await db
     .updateTable('messages')
     .set({ is_deleted: 1, body: '', data: '{}', updated: now })
     .where('id', 'in', ids)
     .execute()
+  await unindexMessages(db, ids)
+}
 
 export interface NewMessage {
+  /** The message's ID (the database's `ids.next()`). */
+  id: string
   roomID: string
   senderID: string
   localID: string
@@ -109,14 +179,14 @@ export interface NewMessage {
 
 /**
  * Stores a message in its room, inside the caller's transaction: `created` = max(now, previous + 1)
- * for the room. Undefined when (sender, localID, room) is taken: a retry.
+ * for the room, and its words in the search index. Undefined when (sender, localID, room) is taken: a retry.
  */
 export async function storeMessage(
   db: Kysely<Schema>,
   message: NewMessage,
 ): Promise<Selectable<MessagesTable> | undefined> {
   const row: Selectable<MessagesTable> = {
-    id: newID(),
+    id: message.id,
     room_id: message.roomID,
     sender_id: message.senderID,
     local_id: message.localID,
@@ -129,7 +199,12 @@ export async function storeMessage(
     updated: message.now,
     is_deleted: 0,
   }
-  if (await insertMessage(db, row)) return row
+  if (await insertMessage(db, row)) {
+    // The search index is kept in step by the same transaction; nobody says a system message.
+    if (row.type !== MessageType.system)
+      await indexMessage(db, { id: row.id, roomID: row.room_id, body: row.body })
+    return row
+  }
   // A concurrent retry stored it first: the room's last message is still that one's. (The room's
   // row is locked since nextMessageCreated, so nothing else moved it meanwhile.)
   await restoreLastMessageCreated(db, message.roomID)

@@ -5,10 +5,9 @@ import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { MessagesTable } from '../../storage/schema.js'
 import type { Repositories } from '../repositories.js'
-import { type Room, toRoom, toRoomSummary } from '../rooms/room.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
-import { type Message, type Quote, toMessage } from './message.js'
+import { type Message, messageContext, type Quote, toMessage } from './message.js'
 import { checkContent } from './message-types.js'
 import type { Senders } from './senders.js'
 
@@ -26,12 +25,6 @@ export interface SendInput {
 export interface Page {
   messages: Message[]
   hasMore: boolean
-}
-
-export interface RoomListEntry {
-  room: Room
-  lastMessage: Message | null
-  unreadCount: number
 }
 
 /**
@@ -63,6 +56,7 @@ export class MessagesService {
     const now = this.clock.now()
     const row = await this.database.transaction((trx) =>
       this.repositories.messages.storeMessage(trx, {
+        id: this.database.ids.next(),
         roomID: access.room.id,
         senderID: client.userID,
         localID: input.localID,
@@ -124,36 +118,6 @@ export class MessagesService {
       messages: await this.toMessages(client.organizationID, access, messages),
       hasMore: rows.length > page.limit,
     }
-  }
-
-  /** Every room of the user with its newest message and the count of unread messages. */
-  async roomListAndUnread(client: ClientIdentity): Promise<RoomListEntry[]> {
-    const db = this.database.db
-    const [rooms, lastMessages, counts] = await Promise.all([
-      this.repositories.rooms.roomsOfUser(db, client.userID),
-      this.repositories.messages.lastMessagesOfUser(db, client.userID),
-      this.repositories.messages.unreadCounts(db, client.userID),
-    ])
-    const participants = await this.repositories.rooms.participantsOfRooms(
-      db,
-      rooms.map((r) => r.id),
-    )
-    const senders = await this.senders.of(
-      client.organizationID,
-      lastMessages.map((m) => m.sender_id),
-    )
-    const unread = new Map(counts.map((c) => [c.room_id, Number(c.unread)]))
-    const last = new Map(lastMessages.map((m) => [m.room_id, m]))
-    return rooms.map((room) => {
-      const roomParticipants = participants.filter((p) => p.room_id === room.id)
-      const message = last.get(room.id)
-      const context = { room: toRoomSummary(room), participants: roomParticipants, senders }
-      return {
-        room: toRoom(room, roomParticipants),
-        lastMessage: message ? toMessage(message, context) : null,
-        unreadCount: unread.get(room.id) ?? 0,
-      }
-    })
   }
 
   /** Read (or delivered) receipts: the user's marks move up to the newest of these messages. */
@@ -219,8 +183,21 @@ export class MessagesService {
         this.database.db,
         rows.map((r) => r.id),
       )
-      this.announce(fresh, 'chat/updateMessage', await this.toMessages(client.organizationID, fresh, current))
+      await this.announceUpdated(client.organizationID, fresh, current)
     }
+  }
+
+  /**
+   * `chat/updateMessage` for messages whose state changed (`access` as it is now), to the room's
+   * participants and those who follow it (a case's agents).
+   */
+  async announceUpdated(organizationID: string, access: RoomAccess, rows: Selectable<MessagesTable>[]) {
+    if (rows.length === 0) return
+    const [messages, followers] = await Promise.all([
+      this.toMessages(organizationID, access, rows),
+      this.rooms.followersOf(access.room),
+    ])
+    this.announce(access, 'chat/updateMessage', messages, undefined, followers)
   }
 
   /** Announces messages just stored (by this module or by cases) to the room's participants. */
@@ -260,7 +237,7 @@ export class MessagesService {
       organizationID,
       rows.map((row) => row.sender_id),
     )
-    const context = { room: toRoomSummary(access.room), participants: access.participants, senders }
+    const context = messageContext(access.room, access.participants, senders)
     return rows.map((row) => toMessage(row, context))
   }
 }

@@ -8,4 +8,5 @@ export const findOrganization = (db: Kysely<Schema>, id: string) =>
   db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst()
 
 export const listOrganizations = (db: Kysely<Schema>) =>
-  db.selectFrom('organizations').selectAll().orderBy('id').execute()
+  // Oldest first: by time, as IDs of the two formats do not sort by it (lib/ids.ts).
+  db.selectFrom('organizations').selectAll().orderBy('created').orderBy('id').execute()

@@ -1,6 +1,5 @@
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
-import { newID } from '../../lib/ids.js'
 import type { Database } from '../../storage/database.js'
 import type { Actor } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
@@ -32,7 +31,7 @@ export class OrganizationsService {
   /** Creates the organization with its default topic. */
   async create(actor: Actor, name: string): Promise<Organization> {
     const now = this.clock.now()
-    const row = { id: newID(), name, created: now, updated: now }
+    const row = { id: this.database.ids.next(), name, created: now, updated: now }
     await this.database.transaction(async (trx) => {
       await this.repositories.organizations.insertOrganization(trx, row)
       await this.repositories.topics.insertTopic(trx, {

@@ -23,6 +23,15 @@ export function personalRoomID(a: string, b: string): string {
   return BigInt(a) < BigInt(b) ? `${a}-${b}` : `${b}-${a}`
 }
 
+/** The other user of a personal room ID the user is in (canonical form only); else undefined. */
+export function personalPeer(roomID: string, userID: string): string | undefined {
+  const ids = roomID.split('-')
+  if (ids.length !== 2 || !ids.every((id) => /^\d{1,20}$/.test(id)) || !ids.includes(userID)) return undefined
+  const [a, b] = ids as [string, string]
+  const peer = a === userID ? b : a
+  return peer !== userID && personalRoomID(a, b) === roomID ? peer : undefined
+}
+
 export const toRoomSummary = (row: Selectable<RoomsTable>): RoomSummary => ({
   roomID: row.id,
   name: row.name,

@@ -133,6 +133,17 @@ export async function advanceReceipts(
     .execute()
 }
 
+/** Moves the agents' read mark of a case's room forward to `upTo`; false when it was there already. */
+export async function advanceAgentsRead(db: Kysely<Schema>, roomID: string, upTo: number): Promise<boolean> {
+  const result = await db
+    .updateTable('rooms')
+    .set({ agents_read_up_to: upTo })
+    .where('id', '=', roomID)
+    .where('agents_read_up_to', '<', upTo)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
 /** Everyone who shares at least one room with the user (not the user). */
 export async function roomPeers(db: Kysely<Schema>, userID: string): Promise<string[]> {
   const rows = await db

@@ -1,14 +1,14 @@
 import type { Insertable, Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
-import { newID } from '../../lib/ids.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { RoomParticipantsTable, RoomsTable } from '../../storage/schema.js'
 import type { Repositories } from '../repositories.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
+import type { User } from '../users/user.js'
 import type { UsersService } from '../users/users.service.js'
-import { personalRoomID, type Room, RoomType, toRoom } from './room.js'
+import { personalPeer, personalRoomID, type Room, RoomType, toRoom } from './room.js'
 
 /** A room the caller may use, with its participants. */
 export interface RoomAccess {
@@ -21,6 +21,17 @@ export interface RoomAccess {
  * 40401) and uses only rooms they are in (40301).
  */
 export class RoomsService {
+  /**
+   * Who follows a case's room without being in it (`agent:<id>`: the case's agents): they hear
+   * typing and message updates too. Set once the cases are wired; none until then.
+   */
+  caseFollowersOf: (roomID: string) => Promise<string[]> = () => Promise.resolve([])
+
+  /** Who follows the room without being in it: a case's agents, for its room; none elsewhere. */
+  followersOf(room: Selectable<RoomsTable>): Promise<string[]> {
+    return room.type === RoomType.case ? this.caseFollowersOf(room.id) : Promise.resolve([])
+  }
+
   constructor(
     private readonly database: Database,
     private readonly repositories: Pick<Repositories, 'rooms'>,
@@ -37,7 +48,7 @@ export class RoomsService {
     await this.users.getMany(client.organizationID, members)
     const now = this.clock.now()
     const row: Insertable<RoomsTable> = {
-      id: newID(),
+      id: this.database.ids.next(),
       organization_id: client.organizationID,
       type: RoomType.group,
       name: input.name,
@@ -81,13 +92,25 @@ export class RoomsService {
     await this.changeParticipants(roomID, [client.userID])
   }
 
-  /** Tells the room's other participants that the caller started (or stopped) typing. */
+  /**
+   * Tells the room's other participants, and those who follow it (a case's agents), that the
+   * caller started (or stopped) typing.
+   */
   async typing(client: ClientIdentity, roomID: string, typing: boolean): Promise<void> {
-    const { participants } = await this.access(client, roomID)
-    const user = await this.users.get(client.organizationID, client.userID)
+    const { room, participants } = await this.access(client, roomID)
+    const [user, followers] = await Promise.all([
+      this.users.get(client.organizationID, client.userID),
+      this.followersOf(room),
+    ])
     const others = participants.map((p) => p.user_id).filter((id) => id !== client.userID)
-    const eventName = typing ? 'chat/startTyping' : 'chat/stopTyping'
-    this.hub.publish({ userIDs: others }, { eventName, data: { roomID, user } })
+    this.announceTyping({ roomID, user, typing }, [...others, ...followers])
+  }
+
+  /** `chat/startTyping` (or `chat/stopTyping`) `{roomID, user}` to these users' sockets. */
+  announceTyping(notice: { roomID: string; user: User; typing: boolean }, userIDs: string[]): void {
+    const eventName = notice.typing ? 'chat/startTyping' : 'chat/stopTyping'
+    const data = { roomID: notice.roomID, user: notice.user }
+    if (userIDs.length > 0) this.hub.publish({ userIDs }, { eventName, data })
   }
 
   /** Everyone who shares a room with the user. */
@@ -103,14 +126,16 @@ export class RoomsService {
     client: ClientIdentity,
     target: { roomID?: string; recipientUserID?: string },
   ): Promise<RoomAccess> {
-    if (target.roomID) {
+    // A personal room is addressed by its ID before its first message too (clients compute it).
+    const peer = target.roomID ? personalPeer(target.roomID, client.userID) : undefined
+    if (target.roomID && !peer) {
       const access = await this.access(client, target.roomID)
       // A case's room takes messages through the case (its state and the chatbot's outbox).
       if (access.room.type === RoomType.case)
         throw paramError('roomID', 'is a case room; use case/send_message')
       return access
     }
-    const { recipientUserID } = target
+    const recipientUserID = peer ?? target.recipientUserID
     if (!recipientUserID) throw paramError('roomID', 'is required')
     if (recipientUserID === client.userID) throw paramError('recipientUserID', 'must be another user')
     await this.users.get(client.organizationID, recipientUserID)

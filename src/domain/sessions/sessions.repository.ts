@@ -12,7 +12,25 @@ export const findSession = (db: Kysely<Schema>, id: string) =>
   db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst()
 
 export const listSessions = (db: Kysely<Schema>, userID: string) =>
-  db.selectFrom('sessions').selectAll().where('user_id', '=', userID).orderBy('id').execute()
+  // Oldest first: by time, as IDs of the two formats do not sort by it (lib/ids.ts).
+  db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userID)
+    .orderBy('created')
+    .orderBy('id')
+    .execute()
+
+/** The user's newest session (the device they last signed in from), if any. */
+export const latestSessionOf = (db: Kysely<Schema>, userID: string) =>
+  db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userID)
+    .orderBy('created', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
 
 /** The refresh token and its session. */
 export const findRefreshToken = (db: Kysely<Schema>, hash: string) =>
@@ -44,6 +62,19 @@ export async function rotateRefreshToken(db: Kysely<Schema>, hash: string, now: 
 
 export const touchSession = (db: Kysely<Schema>, id: string, now: number) =>
   db.updateTable('sessions').set({ refreshed: now }).where('id', '=', id).execute()
+
+/** Where the session's `new_and_updated` goes on from: its last sync, else its start. */
+export const syncPointOf = async (db: Kysely<Schema>, id: string): Promise<number> => {
+  const row = await db
+    .selectFrom('sessions')
+    .select(['created', 'synced_up_to'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  return row.synced_up_to ?? row.created
+}
+
+export const setSyncPoint = (db: Kysely<Schema>, id: string, upTo: number) =>
+  db.updateTable('sessions').set({ synced_up_to: upTo }).where('id', '=', id).execute()
 
 /** Revokes the session (keeping the first revocation time); false when there is no such session. */
 export const revokeSession = (db: Kysely<Schema>, id: string, now: number) =>

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely'
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
-import { newID } from '../../lib/ids.js'
 import { hashSecret, randomToken } from '../../lib/secrets.js'
 import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Hub } from '../../realtime/hub.js'
@@ -73,7 +72,7 @@ export class SessionsService {
       const used = await this.repositories.tickets.consumeTicket(trx, hash, now)
       if (!used) return undefined
       const row: SessionsTable = {
-        id: newID(),
+        id: this.database.ids.next(),
         user_id: used.user_id,
         organization_id: used.organization_id,
         ip_address: used.ip_address,
@@ -83,6 +82,7 @@ export class SessionsService {
         created: now,
         refreshed: now,
         revoked_at: null,
+        synced_up_to: null,
       }
       await this.repositories.sessions.insertSession(trx, row)
       await this.storeRefreshToken(trx, row.id, refreshToken, now)
@@ -135,8 +135,12 @@ export class SessionsService {
   }
 
   /** The identity of a valid access token whose session is not revoked. */
-  async authenticate(accessToken: string): Promise<ClientIdentity> {
-    const identity = await this.accessTokens.verify(accessToken)
+  /**
+   * The identity of a live session's access token. `allowExpired` (logout) takes an expired one
+   * too: ending one's session needs no fresh token, and clients may not refresh to log out.
+   */
+  async authenticate(accessToken: string, { allowExpired = false } = {}): Promise<ClientIdentity> {
+    const identity = await this.accessTokens.verify(accessToken, { allowExpired })
     if (await this.revoked.get(identity.sessionID)) throw invalid('session has been revoked')
     return identity
   }

@@ -1,5 +1,4 @@
 import type { Clock } from '../../lib/clock.js'
-import { newID } from '../../lib/ids.js'
 import { hashSecret, randomToken } from '../../lib/secrets.js'
 import type { Database } from '../../storage/database.js'
 import type { Repositories } from '../repositories.js'
@@ -36,7 +35,7 @@ export class TicketsService {
     const expiresAt = now + TICKET_LIFETIME_MS
     const userID = await this.repositories.tickets.upsertUserWithTicket(
       this.database,
-      { ...profile, id: newID(), organizationID, now },
+      { ...profile, id: this.database.ids.next(), organizationID, now },
       {
         hash: hashSecret(ticket),
         organization_id: organizationID,

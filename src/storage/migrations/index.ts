@@ -6,6 +6,13 @@ import * as agents from './0004_agents.js'
 import * as agentCSRFHash from './0005_agent_csrf_hash.js'
 import * as agentDeactivation from './0006_agent_deactivation.js'
 import * as appKeys from './0007_app_keys.js'
+import * as syncPoints from './0008_sync_points.js'
+import * as idWorkers from './0009_id_workers.js'
+import * as caseRatings from './0010_case_ratings.js'
+import * as agentReadMarks from './0011_agent_read_marks.js'
+import * as caseSearch from './0012_case_search.js'
+import * as caseNotes from './0013_case_notes.js'
+import * as caseReopenTags from './0014_case_reopen_tags.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -16,4 +23,11 @@ export const migrations: Record<string, Migration> = {
   '0005_agent_csrf_hash': agentCSRFHash,
   '0006_agent_deactivation': agentDeactivation,
   '0007_app_keys': appKeys,
+  '0008_sync_points': syncPoints,
+  '0009_id_workers': idWorkers,
+  '0010_case_ratings': caseRatings,
+  '0011_agent_read_marks': agentReadMarks,
+  '0012_case_search': caseSearch,
+  '0013_case_notes': caseNotes,
+  '0014_case_reopen_tags': caseReopenTags,
 }

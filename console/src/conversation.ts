@@ -1,0 +1,112 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { call } from './api'
+import type { Case, LiveEvent, Message } from './types'
+import { useLiveEvents } from './workspace'
+
+// Typing notices and read marks of the open case, both ways between its visitor and its agent
+// (README "Typing and read marks in a case").
+
+/**
+ * The open case's conversation as its agent sees it: whether it is theirs (`mine`: assigned to
+ * them), whether the visitor is typing, and the visitor's messages marked read while it is theirs.
+ */
+export function useCaseConversation(
+  caseID: string,
+  item: Case | undefined,
+  agentAccountID: string,
+  shown: Message[],
+) {
+  const mine = item?.status === 'assigned' && item.agentAccountID === agentAccountID
+  const visitorTyping = useVisitorTyping(item?.roomID, item?.userID, shown)
+  useMarkRead(caseID, mine, item?.userID, shown)
+  return { mine, visitorTyping }
+}
+
+/** While typing, `startTyping` is repeated this often; it stops after this long without a keystroke. */
+const TYPING_REPEAT_MS = 3000
+const TYPING_IDLE_MS = 4000
+/** A visitor's typing notice shows this long without a repeat (their stop may have been lost). */
+const VISITOR_TYPING_SHOWN_MS = 12000
+
+/**
+ * Tells the visitor the agent is typing (`case/typing`): on a keystroke, at most every 3 s; stopped
+ * after 4 s without one, on send, and when the composer goes away. A failed notice is not retried.
+ */
+export function useTypingNotices(caseID: string) {
+  const state = useRef({ since: 0, idle: undefined as ReturnType<typeof setTimeout> | undefined })
+  const notify = useCallback(
+    (typing: boolean) => void call('case/typing', { id: caseID, typing }).catch(() => {}),
+    [caseID],
+  )
+  const stop = useCallback(() => {
+    clearTimeout(state.current.idle)
+    if (!state.current.since) return
+    state.current.since = 0
+    notify(false)
+  }, [notify])
+  const typed = useCallback(() => {
+    const now = Date.now()
+    if (now - state.current.since >= TYPING_REPEAT_MS) {
+      state.current.since = now
+      notify(true)
+    }
+    clearTimeout(state.current.idle)
+    state.current.idle = setTimeout(stop, TYPING_IDLE_MS)
+  }, [notify, stop])
+  useEffect(() => stop, [stop])
+  return { typed, stop }
+}
+
+/** Whether the case's visitor is typing: from their typing notices, until a stop or their next message. */
+function useVisitorTyping(roomID: string | undefined, visitorID: string | undefined, shown: Message[]) {
+  const [typing, setTyping] = useState(false)
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined)
+  useLiveEvents(
+    useCallback(
+      (event: LiveEvent) => {
+        if (event.eventName !== 'chat/startTyping' && event.eventName !== 'chat/stopTyping') return
+        if (event.data.roomID !== roomID || event.data.user.userID !== visitorID) return
+        const started = event.eventName === 'chat/startTyping'
+        setTyping(started)
+        clearTimeout(timer.current)
+        if (started) timer.current = setTimeout(() => setTyping(false), VISITOR_TYPING_SHOWN_MS)
+      },
+      [roomID, visitorID],
+    ),
+  )
+  useEffect(() => () => clearTimeout(timer.current), [])
+  // Their message ends their typing.
+  const lastFromVisitor = shown.findLast((m) => m.user.userID === visitorID)?.messageID
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the visitor's last message changes
+  useEffect(() => setTyping(false), [lastFromVisitor])
+  return typing
+}
+
+/**
+ * Marks the visitor's messages read (`case/mark_read`) while the case is the agent's and the page
+ * is visible: up to the newest one shown, each once.
+ */
+function useMarkRead(caseID: string, mine: boolean, visitorID: string | undefined, shown: Message[]) {
+  const newest = shown.findLast((m) => m.user.userID === visitorID && !m.isRead)?.messageID
+  const marked = useRef<string>(undefined)
+  const [visible, setVisible] = useState(() => document.visibilityState === 'visible')
+  useEffect(() => {
+    const changed = () => setVisible(document.visibilityState === 'visible')
+    document.addEventListener('visibilitychange', changed)
+    return () => document.removeEventListener('visibilitychange', changed)
+  }, [])
+  useEffect(() => {
+    if (!mine || !visible || !newest || marked.current === newest) return
+    marked.current = newest
+    void call('case/mark_read', { id: caseID, messageID: newest }).catch(() => {
+      marked.current = undefined
+    })
+  }, [caseID, mine, visible, newest])
+}
+
+/** `list` with `more` added (a message known twice is kept once, in its latest form), oldest first. */
+export function merged(list: Message[], more: Message[]): Message[] {
+  const byID = new Map(list.map((message) => [message.messageID, message]))
+  for (const message of more) byID.set(message.messageID, message)
+  return [...byID.values()].sort((a, b) => a.created - b.created)
+}

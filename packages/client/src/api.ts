@@ -1,0 +1,191 @@
+import { replyTitle } from './interactive.js'
+import type { Outbox, PendingMessage } from './outbox.js'
+import type {
+  Case,
+  Message,
+  MessagePage,
+  QuickReply,
+  Quote,
+  Room,
+  RoomListItem,
+  Topic,
+  User,
+} from './types.js'
+
+// The typed calls of the chat API (README: The client API) and the visitor API (Support cases).
+// Sends go through the outbox; everything else is one authorized POST.
+
+export interface ApiContext {
+  /** POST `path` with the access token (refreshed or renewed as needed); the envelope's data. */
+  call<T>(path: string, body?: unknown): Promise<T>
+  outbox: Outbox
+  /** The signed-in user's ID (to name a personal room before it exists). */
+  userID(): string | undefined
+  /** Follows a room: its messages are emitted, and it is resynced after every reconnect. */
+  watch(roomID: string): void
+}
+
+export interface SendMessage {
+  /** The room; or `recipientUserID` for the personal room with that user (opened on first use). */
+  roomID?: string
+  recipientUserID?: string
+  /** 1001 text (default), 1002 image, 1003 video, 1004 file, 1005 location. */
+  type?: number
+  body?: string
+  data?: Record<string, unknown>
+  quote?: Partial<Quote>
+  replyTo?: string
+}
+
+export type CaseMessageType = 'text' | 'image' | 'video' | 'file'
+
+export interface SendCaseMessage {
+  messageType?: CaseMessageType
+  text?: { body: string }
+  image?: { url: string; caption?: string }
+  video?: { url: string; caption?: string }
+  file?: { url: string; fileName?: string; caption?: string }
+  /** The visitor's choice of a chatbot's button or list row (its title is the text, unless given). */
+  reply?: QuickReply
+}
+
+const VISITOR = '/api/visitor/v1/client'
+const CASE_TYPES: Record<CaseMessageType, number> = { text: 1001, image: 1002, video: 1003, file: 1004 }
+
+/** A localID: random, so that two devices (or two tabs) never pick the same. */
+export function newLocalID(): string {
+  const crypto = globalThis.crypto
+  // randomUUID needs a secure context in browsers (https, localhost); getRandomValues does not.
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** A personal room's ID: `<smaller userID>-<larger userID>`, compared as numbers. */
+export function personalRoomID(a: string, b: string): string | undefined {
+  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return undefined
+  return BigInt(a) < BigInt(b) ? `${a}-${b}` : `${b}-${a}`
+}
+
+/** Drops the keys whose value is undefined (the server reads absent and undefined alike; JSON too). */
+const defined = (object: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined))
+
+export function usersAPI({ call }: ApiContext) {
+  return {
+    get: (userID: string) =>
+      call<{ user: User }>('/v1/client/user/get_by_id', { id: userID }).then((d) => d.user),
+    getByXcUserID: (xcUserID: string) =>
+      call<{ user: User }>('/v1/client/user/get_by_xcuserid', { xcUserID }).then((d) => d.user),
+  }
+}
+
+export function roomsAPI({ call }: ApiContext) {
+  const room = (path: string, body: unknown) => call<{ room: Room }>(path, body).then((d) => d.room)
+  return {
+    get: (roomID: string) => room('/v1/client/room/get', { roomID }),
+    /** Every room with its latest message and unread count (room_list_and_unread). */
+    list: () =>
+      call<{ rooms: RoomListItem[] }>('/v1/chat/message/room_list_and_unread', {}).then((d) => d.rooms),
+    create: (input: { name: string; userIDs: string[]; imageURL?: string }) =>
+      room('/v1/client/room/create', defined({ ...input, type: 2 })),
+    addParticipants: (roomID: string, userIDs: string[]) =>
+      room('/v1/client/room/participants/add', { roomID, userIDs }),
+    removeParticipants: (roomID: string, userIDs: string[]) =>
+      room('/v1/client/room/participants/remove', { roomID, userIDs }),
+    leave: (roomID: string) => call<unknown>('/v1/client/room/leave', { roomID }).then(() => undefined),
+  }
+}
+
+export function messagesAPI(context: ApiContext) {
+  const { call, outbox } = context
+  const page = (path: string, body: unknown) => call<MessagePage>(path, body)
+  const none = (path: string, body: unknown) => call<unknown>(path, body).then(() => undefined)
+  return {
+    /** Queues the message in the outbox (stored first); resolves once the server stored it. */
+    send(input: SendMessage): Promise<Message> {
+      const type = input.type ?? 1001
+      const me = context.userID()
+      const roomID =
+        input.roomID ?? (me && input.recipientUserID ? personalRoomID(me, input.recipientUserID) : undefined)
+      const shown = {
+        roomID,
+        recipientUserID: input.recipientUserID,
+        type,
+        body: input.body ?? '',
+        data: input.data,
+      }
+      return outbox.add(entry(shown, '/v1/chat/message/send', defined({ ...input, type })))
+    },
+    /** Outbox entries not stored yet (of one room, or all), oldest first. */
+    pending: (roomID?: string) => outbox.pending(roomID),
+    listBefore: (roomID: string, options: { maxCreated?: number; limit?: number } = {}) =>
+      page('/v1/chat/message/list_by_room/before', { roomID, ...options }),
+    listAfter: (roomID: string, options: { minCreated?: number; limit?: number } = {}) =>
+      page('/v1/chat/message/list_by_room/after', { roomID, ...options }),
+    markRead: (messageIDs: string[]) => none('/v1/chat/message/feedback/read', { messageIDs }),
+    markDelivered: (messageIDs: string[]) => none('/v1/chat/message/feedback/delivered', { messageIDs }),
+    delete: (roomID: string, messageIDs: string[]) => none('/v1/chat/message/delete', { roomID, messageIDs }),
+  }
+}
+
+export function casesAPI(context: ApiContext) {
+  const { call, outbox } = context
+  /** caseID → roomID of the cases read here, so a case message's pending entry names its room. */
+  const rooms = new Map<string, string>()
+  const one = async (path: string, body: unknown) => {
+    const found = (await call<{ case: Case }>(`${VISITOR}/${path}`, body)).case
+    rooms.set(found.caseID, found.roomID)
+    return found
+  }
+  return {
+    topics: () => call<{ topics: Topic[] }>(`${VISITOR}/topic/get_list`, {}).then((d) => d.topics),
+    /** Opens a case with its first message, and watches its room. */
+    async create(input: { message: string; topicID?: number }): Promise<Case> {
+      const opened = await one('case/create', defined(input))
+      context.watch(opened.roomID)
+      return opened
+    },
+    /** Your cases, newest first. */
+    async list(): Promise<Case[]> {
+      const { cases } = await call<{ cases: Case[] }>(`${VISITOR}/case/get_list`, {})
+      for (const c of cases) rooms.set(c.caseID, c.roomID)
+      return cases
+    },
+    get: (caseID: string) => one('case/get_by_id', { id: caseID }),
+    close: (caseID: string) => one('case/close', { id: caseID }),
+    /** Rates a closed case: 1-5, and an optional note. */
+    rate: (caseID: string, input: { rating: number; note?: string }) =>
+      one('case/rate', defined({ id: caseID, ...input })),
+    /** Writes in the case through the outbox; `reply` answers a chatbot's buttons or list. */
+    send(caseID: string, input: SendCaseMessage): Promise<Message> {
+      const messageType = input.messageType ?? 'text'
+      const text = input.text ?? (input.reply ? { body: replyTitle(input.reply) } : undefined)
+      const media = input.image ?? input.video ?? input.file
+      const body = defined({
+        ...input,
+        reply: undefined,
+        id: caseID,
+        messageType,
+        text,
+        interactive: input.reply,
+      })
+      const shown = {
+        roomID: rooms.get(caseID),
+        caseID,
+        type: CASE_TYPES[messageType],
+        body: text?.body ?? media?.caption ?? '',
+        data: media && { ...media },
+        reply: input.reply,
+      }
+      return outbox.add(entry(shown, `${VISITOR}/case/send_message`, body))
+    },
+  }
+}
+
+type Shown = Omit<PendingMessage, 'localID' | 'created' | 'request'>
+
+/** A new outbox entry: what `pending()` shows, and the request (its localID is added when sent). */
+function entry(shown: Shown, path: string, body: Record<string, unknown>): PendingMessage {
+  return { localID: newLocalID(), created: Date.now(), ...(defined(shown) as Shown), request: { path, body } }
+}

@@ -1,0 +1,257 @@
+import { casesAPI, messagesAPI, roomsAPI, usersAPI } from './api.js'
+import { BACKOFF_DEFAULTS, type BackoffOptions } from './backoff.js'
+import { Emitter } from './emitter.js'
+import { isUnauthorized, ParleyError } from './errors.js'
+import { Outbox, type PendingMessage } from './outbox.js'
+import { Realtime, type WebSocketConstructor } from './realtime.js'
+import { Session } from './session.js'
+import { defaultStorage, memoryStorage, type StorageLike, Store } from './storage.js'
+import { MessageSync } from './sync.js'
+import { Transport } from './transport.js'
+import type {
+  Case,
+  ConnectionState,
+  Message,
+  MessagePage,
+  PresenceEvent,
+  TypingEvent,
+  User,
+} from './types.js'
+
+// ParleyClient wires the parts together: the session (tokens), the socket (reconnects), the
+// message sync (resync, exactly once, in order) and the outbox (sends that survive failures and
+// reloads), and turns the socket's frames into typed events.
+
+export interface ParleyClientOptions {
+  /** Where Parley answers, e.g. `https://chat.example.com`. */
+  baseURL: string
+  /** A fresh auth ticket from the customer's backend (which holds the Server-Key). */
+  getTicket: () => Promise<string>
+  /** The WebSocket class, where the platform has none (Node 20: the `ws` package's). */
+  WebSocket?: WebSocketConstructor
+  /** Where the session and the outbox are kept: localStorage if present, else memory; null: memory. */
+  storage?: StorageLike | null
+  /** The namespace of the stored keys (default `parley`): one per signed-in user of a device. */
+  storageKey?: string
+  /** Backoff of reconnects and outbox retries (full jitter; defaults 500 ms and 30 s). */
+  reconnect?: BackoffOptions
+  fetch?: typeof fetch
+  /** An HTTP request with no answer (or a socket not open) after this long is given up (default 30 s). */
+  requestTimeoutMs?: number
+}
+
+export interface ParleyEvents extends Record<string, unknown[]> {
+  /** A new message of a watched room: each messageID once, in `created` order per room. */
+  message: [Message]
+  /** A read, delivered or deleted change of a message already emitted. */
+  messageUpdate: [Message]
+  typing: [TypingEvent]
+  presence: [PresenceEvent]
+  /** A case changed status (case/update). */
+  case: [Case]
+  connection: [ConnectionState]
+  /** The session was revoked or expired, and getTicket gave no new one: sign the user in again. */
+  sessionEnded: []
+  /** A new message of a room not watched (a room list may want to show it). */
+  roomActivity: [Message]
+  /** An outbox entry the server refused for good (also one resumed after a reload). */
+  sendFailed: [{ entry: PendingMessage; error: ParleyError }]
+  /** A watched room that can no longer be read (the user left it): it is not watched any more. */
+  unwatched: [{ roomID: string; error: ParleyError }]
+}
+
+const REQUEST_TIMEOUT_MS = 30_000
+
+const isMessage = (value: unknown): value is Message => {
+  const m = value as Partial<Message> | null
+  return typeof m?.messageID === 'string' && typeof m.roomID === 'string' && typeof m.created === 'number'
+}
+
+export class ParleyClient {
+  readonly users: ReturnType<typeof usersAPI>
+  readonly rooms: ReturnType<typeof roomsAPI>
+  readonly messages: ReturnType<typeof messagesAPI>
+  readonly cases: ReturnType<typeof casesAPI>
+  private readonly events = new Emitter<ParleyEvents>()
+  private readonly transport: Transport
+  private readonly session: Session
+  private readonly sync: MessageSync
+  private readonly outbox: Outbox
+  private readonly realtime: Realtime
+
+  constructor(options: ParleyClientOptions) {
+    const WebSocket = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket
+    if (!WebSocket) throw new TypeError('This platform has no WebSocket: pass the WebSocket option')
+    const backoff = { ...BACKOFF_DEFAULTS, ...options.reconnect }
+    const store = new Store(
+      options.storage === null ? memoryStorage() : (options.storage ?? defaultStorage()),
+      options.storageKey ?? 'parley',
+    )
+    this.transport = new Transport({
+      baseURL: options.baseURL,
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      timeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    })
+    this.session = new Session({
+      transport: this.transport,
+      store,
+      getTicket: options.getTicket,
+      onEnded: () => this.ended(),
+    })
+    this.sync = this.messageSync()
+    this.outbox = this.createOutbox(store, backoff)
+    this.realtime = this.createRealtime(WebSocket, backoff, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS)
+    const context = {
+      call: <T>(path: string, body?: unknown) => this.call<T>(path, body),
+      outbox: this.outbox,
+      userID: () => this.user?.userID,
+      watch: (id: string) => this.watch(id),
+    }
+    this.users = usersAPI(context)
+    this.rooms = roomsAPI(context)
+    this.messages = messagesAPI(context)
+    this.cases = casesAPI(context)
+  }
+
+  /** The signed-in user (undefined before start, and after the session ended). */
+  get user(): User | undefined {
+    return this.session.user
+  }
+
+  get connectionState(): ConnectionState {
+    return this.realtime.state
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  on<E extends keyof ParleyEvents>(event: E, listener: (...args: ParleyEvents[E]) => void): () => void {
+    return this.events.on(event, listener)
+  }
+
+  /**
+   * Resumes the stored session (or trades a ticket for one), resumes the stored outbox and opens
+   * the socket. Resolves once signed in, without waiting for the socket (offline works).
+   */
+  async start(): Promise<void> {
+    await this.session.begin()
+    this.outbox.load()
+    this.outbox.start()
+    this.realtime.start()
+  }
+
+  /** Closes the socket and pauses the outbox; the session and the outbox stay stored. */
+  stop(): void {
+    this.realtime.stop()
+    this.outbox.stop()
+  }
+
+  /** Ends the session on the server and forgets it here, with the outbox (it was this user's). */
+  async logout(): Promise<void> {
+    const token = this.session.accessToken
+    this.stop()
+    try {
+      if (token) await this.transport.post('/v1/client/logout', {}, token)
+    } catch (error) {
+      // Refused: the session was over already.
+      if (!isUnauthorized(error)) throw error
+    } finally {
+      this.outbox.clear(new ParleyError(401, 'logged_out', 'logged out before the message was sent'))
+      this.session.forget()
+    }
+  }
+
+  /**
+   * Follows a room: its messages created after `after` are emitted (default 0: the whole history;
+   * give the newest `created` of a page read with listBefore to go on from there), and it is read
+   * again after every reconnect.
+   */
+  watch(roomID: string, options: { after?: number } = {}): void {
+    // A read that fails for now starts the socket over, and with it every room's resync.
+    this.sync.watch(roomID, options.after).catch(() => this.realtime.reconnect())
+  }
+
+  unwatch(roomID: string): void {
+    this.sync.unwatch(roomID)
+  }
+
+  /** Tells the room's other participants (dropped while no socket is open). */
+  typing(roomID: string, typing: boolean): void {
+    this.realtime.send(typing ? 'chat/startTyping' : 'chat/stopTyping', { roomID })
+  }
+
+  private call<T>(path: string, body?: unknown): Promise<T> {
+    return this.session.authorized((token) => this.transport.post<T>(path, body, token))
+  }
+
+  private messageSync(): MessageSync {
+    return new MessageSync({
+      listAfter: (roomID, minCreated, limit) =>
+        this.call<MessagePage>('/v1/chat/message/list_by_room/after', { roomID, minCreated, limit }),
+      deliver: (message) => this.events.emit('message', message),
+      activity: (message) => this.events.emit('roomActivity', message),
+      lost: (roomID, error) => this.events.emit('unwatched', { roomID, error: error as ParleyError }),
+    })
+  }
+
+  private createOutbox(store: Store, backoff: Required<BackoffOptions>): Outbox {
+    return new Outbox({
+      store,
+      backoff,
+      send: async (entry) => {
+        const body = { ...entry.request.body, localID: entry.localID }
+        return (await this.call<{ message: Message }>(entry.request.path, body)).message
+      },
+      stored: (_entry, message) => this.sync.receive(message),
+      refused: (entry, error) => this.events.emit('sendFailed', { entry, error }),
+    })
+  }
+
+  private createRealtime(
+    WebSocket: WebSocketConstructor,
+    backoff: Required<BackoffOptions>,
+    connectTimeoutMs: number,
+  ): Realtime {
+    return new Realtime({
+      transport: this.transport,
+      session: this.session,
+      WebSocket,
+      backoff,
+      connectTimeoutMs,
+      onFrame: (eventName, data) => this.frame(eventName, data),
+      onOpen: () => {
+        // The server answers again: the outbox need not wait out its backoff.
+        this.outbox.wake()
+        return this.sync.connected()
+      },
+      onClose: () => this.sync.disconnected(),
+      onState: (state) => this.events.emit('connection', state),
+    })
+  }
+
+  private frame(eventName: string, data: unknown): void {
+    switch (eventName) {
+      case 'chat/sendMessage':
+        if (isMessage(data)) this.sync.receive(data)
+        return
+      case 'chat/updateMessage':
+        if (isMessage(data) && this.sync.update(data)) this.events.emit('messageUpdate', data)
+        return
+      case 'chat/startTyping':
+      case 'chat/stopTyping': {
+        const { roomID, user } = data as { roomID: string; user: User }
+        this.events.emit('typing', { roomID, user, typing: eventName === 'chat/startTyping' })
+        return
+      }
+      case 'user/status':
+        this.events.emit('presence', data as PresenceEvent)
+        return
+      case 'case/update':
+        this.events.emit('case', data as Case)
+        return
+    }
+  }
+
+  private ended(): void {
+    this.stop()
+    this.events.emit('sessionEnded')
+  }
+}

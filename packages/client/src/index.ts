@@ -1,0 +1,29 @@
+// @parley/client: Parley's client SDK (see README.md beside src/).
+
+export type { CaseMessageType, SendCaseMessage, SendMessage } from './api.js'
+export type { BackoffOptions } from './backoff.js'
+export { ParleyClient, type ParleyClientOptions, type ParleyEvents } from './client.js'
+export { ParleyError } from './errors.js'
+export { interactiveOf, quickReply, replyTitle } from './interactive.js'
+export type { PendingMessage } from './outbox.js'
+export type { WebSocketConstructor, WebSocketLike } from './realtime.js'
+export { memoryStorage, type StorageLike } from './storage.js'
+export type {
+  Case,
+  CaseStatus,
+  ConnectionState,
+  Interactive,
+  InteractiveButton,
+  InteractiveRow,
+  Message,
+  MessagePage,
+  PresenceEvent,
+  QuickReply,
+  Quote,
+  Room,
+  RoomListItem,
+  RoomSummary,
+  Topic,
+  TypingEvent,
+  User,
+} from './types.js'

@@ -1,0 +1,144 @@
+// The objects of Parley's client and visitor APIs, as the server sends them (README: The client
+// API, Support cases). Fields are named as on the wire, so a payload can be passed on unchanged.
+
+/** A user. Senders that are not end users have `userID` `agent:<id>`, `chatbot:<id>` or `system`. */
+export interface User {
+  userID: string
+  xcUserID: string
+  fullname: string
+  email: string
+  phone: string
+  username: string
+  imageURL: { thumbnail: string; fullsize: string }
+  /** `agent`, `chatbot` or `system` for those senders; what the customer set for end users. */
+  userRole: { code: string }
+  created: number
+  updated: number
+}
+
+/** What a message carries of its room. */
+export interface RoomSummary {
+  roomID: string
+  name: string
+  /** 1 personal, 2 group, 3 a support case's room. */
+  type: number
+  imageURL: string
+}
+
+export interface Room extends RoomSummary {
+  userIDs: string[]
+  created: number
+  updated: number
+}
+
+/** One entry of `rooms.list()`. */
+export interface RoomListItem {
+  room: RoomSummary
+  lastMessage: Message | null
+  unreadCount: number
+}
+
+export interface Quote {
+  title: string
+  content: string
+  imageURL: string
+}
+
+export interface Message {
+  messageID: string
+  localID: string
+  roomID: string
+  room: RoomSummary
+  /** 1001 text, 1002 image, 1003 video, 1004 file, 1005 location, 9001 system. */
+  type: number
+  body: string
+  /** Per type (`url`, `fileName`, ...); a chatbot's `customData` string is kept here. */
+  data: Record<string, unknown>
+  quote: Quote
+  replyTo: string | null
+  user: User
+  /** Epoch ms on the server's clock; strictly increasing within a room. */
+  created: number
+  updated: number
+  isDeleted: boolean
+  isDelivered: boolean
+  isRead: boolean
+}
+
+/** A page of a room's history, oldest first. */
+export interface MessagePage {
+  messages: Message[]
+  hasMore: boolean
+}
+
+export type CaseStatus = 'bot' | 'queued' | 'assigned' | 'closed'
+
+export interface Case {
+  caseID: string
+  organizationID: string
+  userID: string
+  topicID: number
+  status: CaseStatus
+  chatbotID: string
+  agentAccountID: string
+  /** The room holding the case's messages (read them with `messages.*`, follow it with `watch`). */
+  roomID: string
+  firstMessage: string
+  created: number
+  updated: number
+  closedTime: number | null
+  closedBy: 'user' | 'agent' | 'chatbot' | 'system' | ''
+  isClosed: boolean
+}
+
+export interface Topic {
+  topicID: number
+  name: string
+}
+
+/** The visitor's choice of a chatbot's button or list row, sent back as their reply. */
+export type QuickReply =
+  | { type: 'button_reply'; button_reply: { id: string; title: string } }
+  | { type: 'list_reply'; list_reply: { id: string; title: string; description?: string } }
+
+export interface InteractiveButton {
+  type: 'reply'
+  reply: { id: string; title: string }
+}
+
+export interface InteractiveRow {
+  id: string
+  title: string
+  description?: string
+}
+
+interface InteractiveCommon {
+  /** Only text headers are kept (media headers are not shown by the SDK's consumers). */
+  header?: { type: 'text'; text: string }
+  body: { text: string }
+  footer?: { text: string }
+}
+
+/** WhatsApp-style interactive content a chatbot put in a message's `data.customData`. */
+export type Interactive =
+  | (InteractiveCommon & { type: 'button'; buttonAction: { buttons: InteractiveButton[] } })
+  | (InteractiveCommon & {
+      type: 'list'
+      listAction: { button: string; sections: { title?: string; rows: InteractiveRow[] }[] }
+    })
+
+/** Someone started or stopped typing in a room. */
+export interface TypingEvent {
+  roomID: string
+  user: User
+  typing: boolean
+}
+
+/** A user's first socket opened or last one closed. */
+export interface PresenceEvent {
+  user: User
+  isOnline: boolean
+  lastActive: number
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'offline'

@@ -1,0 +1,21 @@
+import type { Message } from '../../domain/messages/message.js'
+import type { Dialect } from '../../realtime/connections.js'
+import type { RealtimeEvent } from '../../realtime/hub.js'
+import { fromSDKMessage, toSDKMessage } from './model.js'
+
+const MESSAGE_EVENTS = new Set(['chat/sendMessage', 'chat/updateMessage'])
+
+/**
+ * The SDK's /connect: it reads each frame with FileReader.readAsText (binary frames only) and
+ * parses it line by line, so every event is one binary frame of one JSON line. Messages go out in
+ * its model; its `chat/sendMessage` comes in as its whole message model.
+ */
+export const taptalkDialect: Dialect = {
+  encode(event: RealtimeEvent): Buffer {
+    const data = MESSAGE_EVENTS.has(event.eventName) ? toSDKMessage(event.data as Message) : event.data
+    return Buffer.from(JSON.stringify({ ...event, data }))
+  },
+  decode(frame: Record<string, unknown>): Record<string, unknown> {
+    return frame.eventName === 'chat/sendMessage' ? { ...frame, data: fromSDKMessage(frame.data) } : frame
+  },
+}

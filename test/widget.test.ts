@@ -1,0 +1,221 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { signInAgent } from './support/agents.js'
+import { startServer, stopServer, type TestServer } from './support/app.js'
+import { hasChromium, LAPTOP, launchBrowser, PHONE, screenshot } from './support/browser.js'
+import { createOrganization } from './support/clients.js'
+import { dialects } from './support/databases.js'
+import { startEchoBot } from './support/echo-bot.js'
+import { operator } from './support/fixtures.js'
+import { freePort } from './support/processes.js'
+import { connect } from './support/sockets.js'
+import { startWebShop } from './support/web-shop.js'
+
+// The support widget as a customer ships it: the example web shop (its own process and origin)
+// logs a user in, mints tickets with its Server-Key and embeds Parley's /widget.js; the real echo
+// bot answers; an agent replies and closes through the agent API. One flow, step by step.
+
+const WAIT = { timeout: 10_000 }
+
+for (const dialect of dialects) {
+  describe.skipIf(!hasChromium).sequential(`support widget in a browser [${dialect}]`, () => {
+    let server: TestServer
+    let browser: Browser
+    let context: BrowserContext
+    let page: Page
+    let shopURL: string
+    let agent: Awaited<ReturnType<typeof signInAgent>>
+    const stops: (() => unknown)[] = []
+    const flow = { caseID: '' }
+    /** The page's console: a Content-Security-Policy violation would show here. */
+    const consoleLines: string[] = []
+    const shot = (target: Page, name: string) => screenshot(target, `widget-${dialect}`, name)
+    const widget = () => page.locator('parley-widget')
+    const bubbles = () => widget().locator('.msg')
+    const say = async (text: string) => {
+      await page.getByRole('textbox', { name: 'Message' }).fill(text)
+      await page.getByRole('button', { name: 'Send' }).click()
+    }
+
+    beforeAll(async () => {
+      const port = await freePort()
+      server = await startServer(
+        dialect,
+        { PUBLIC_URL: `http://127.0.0.1:${port}` },
+        { delivery: { autoStart: true, pollMs: 20 } },
+      )
+      const org = await createOrganization(server, 'Shop')
+      const botPort = await freePort()
+      const bot = await server.app.services.chatbots.create(operator, org.organizationID, {
+        name: 'Echo',
+        url: `http://127.0.0.1:${botPort}/`,
+      })
+      const { secretKey, webhookURL } = await server.app.services.chatbots.show(bot.chatbotID)
+      stops.push((await startEchoBot({ port: botPort, webhookURL, secretKey })).stop)
+      agent = await signInAgent(server, org.organizationID, 'ada@shop.test')
+      const shop = await startWebShop({
+        port: await freePort(),
+        parleyURL: server.url,
+        serverKey: org.serverKey,
+      })
+      shopURL = shop.url
+      stops.push(shop.stop)
+      browser = await launchBrowser()
+      context = await browser.newContext({ viewport: LAPTOP })
+      page = await context.newPage()
+      page.on('console', (message) => consoleLines.push(message.text()))
+    })
+    afterAll(async () => {
+      for (const stop of stops) await stop()
+      await browser?.close()
+      if (server) await stopServer(server)
+    })
+
+    test('the shop logs the user in and shows the launcher; the widget opens', async () => {
+      await page.goto(shopURL)
+      await page.getByLabel('Name').fill('Grace Hopper')
+      await page.getByRole('button', { name: /Log in/i }).click()
+      await page.getByRole('button', { name: 'Open chat' }).click()
+      await page.getByRole('textbox', { name: 'Message' }).waitFor(WAIT)
+      // One global, the entry point.
+      expect(await page.evaluate('typeof window.ParleyWidget.mount')).toBe('function')
+      await shot(page, 'open')
+    })
+
+    test('the visitor writes; the chatbot answers under its name', async () => {
+      await say('Where is my parcel?')
+      const echo = bubbles().filter({ hasText: 'You said: Where is my parcel?' })
+      await echo.waitFor(WAIT)
+      await expect(echo.locator('.who').textContent()).resolves.toBe('Echo')
+      const [open] = (await server.app.database.db.selectFrom('cases').select('id').execute()) as [
+        { id: string },
+      ]
+      flow.caseID = open.id
+    })
+
+    test("the chatbot's quick replies are buttons; choosing one answers it", async () => {
+      await say('menu')
+      const talk = widget().getByRole('button', { name: 'Talk to agent' })
+      await talk.waitFor(WAIT)
+      await widget().getByRole('button', { name: 'Say hi' }).click()
+      await bubbles().filter({ hasText: 'Hi there!' }).waitFor(WAIT)
+      await shot(page, 'quick-replies')
+    })
+
+    test('"Talk to agent" hands over; the agent takes the case and replies live, under their name', async () => {
+      await say('menu')
+      const offers = widget().getByRole('button', { name: 'Talk to agent' })
+      await expect.poll(() => offers.count(), WAIT).toBe(2)
+      await offers.last().click()
+      await expect
+        .poll(
+          async () => (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data.case.status,
+          WAIT,
+        )
+        .toBe('queued')
+      expect((await agent.call('/case/take', { id: flow.caseID })).status).toBe(200)
+      await agent.call('/case/send_message', {
+        id: flow.caseID,
+        localID: 'ada-1',
+        messageType: 'text',
+        text: { body: 'Hi, Ada here. It ships today.' },
+      })
+      const reply = bubbles().filter({ hasText: 'Hi, Ada here. It ships today.' })
+      await reply.waitFor(WAIT)
+      await expect(reply.locator('.who').textContent()).resolves.toBe('ada@shop.test')
+      await shot(page, 'agent-reply')
+    })
+
+    test("typing shows both ways; the agent reading the case marks the visitor's messages read", async () => {
+      const agentSocket = await connect(server.url, agent.token)
+      await page.getByRole('textbox', { name: 'Message' }).pressSequentially('Is it')
+      const [typing] = await agentSocket.waitFor('chat/startTyping', 1, WAIT.timeout)
+      expect(typing.data.user.fullname).toBe('Grace Hopper')
+      await agentSocket.close()
+      await page.getByRole('textbox', { name: 'Message' }).fill('')
+
+      expect((await agent.call('/case/typing', { id: flow.caseID, typing: true })).status).toBe(200)
+      await widget().getByText('ada@shop.test is typing…').waitFor(WAIT)
+      await agent.call('/case/typing', { id: flow.caseID, typing: false })
+      await expect.poll(() => widget().getByText('is typing…').count(), WAIT).toBe(0)
+
+      expect((await agent.call('/case/mark_read', { id: flow.caseID })).status).toBe(200)
+      const mine = widget().locator('.msg.mine').last()
+      await mine.locator('.state', { hasText: 'Read' }).waitFor(WAIT)
+    })
+
+    test('a reload keeps the conversation', async () => {
+      await page.reload()
+      await bubbles().filter({ hasText: 'Hi, Ada here. It ships today.' }).waitFor(WAIT)
+      const asked = widget().locator('.bubble').getByText('Where is my parcel?', { exact: true })
+      await expect(asked.count()).resolves.toBe(1)
+    })
+
+    test('offline, two messages wait; online, both arrive once, in order', async () => {
+      await context.setOffline(true)
+      await say('first while offline')
+      await say('second while offline')
+      await widget().getByText('Sending…').first().waitFor(WAIT)
+      await context.setOffline(false)
+      await expect
+        .poll(async () => {
+          const { messages } = (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data
+          return (messages as { body: string }[])
+            .map((m) => m.body)
+            .filter((b) => b.includes('while offline'))
+        }, WAIT)
+        .toEqual(['first while offline', 'second while offline'])
+      await expect.poll(() => widget().getByText('Sending…').count(), WAIT).toBe(0)
+      await expect(bubbles().filter({ hasText: 'while offline' }).count()).resolves.toBe(2)
+    })
+
+    test('the agent closes; the widget asks for a rating, and the agent API shows it', async () => {
+      await agent.call('/case/close', { id: flow.caseID })
+      await widget().getByText('This conversation is closed.').waitFor(WAIT)
+      await page.getByRole('button', { name: '4 of 5' }).click()
+      await page.getByRole('textbox', { name: /Anything to add/ }).fill('Quick and kind')
+      await page.getByRole('button', { name: 'Send rating' }).click()
+      await widget().getByText('Thank you for your rating.').waitFor(WAIT)
+      const { json } = await agent.call('/case/get_by_id', { id: flow.caseID })
+      expect(json.data.case.rating).toMatchObject({ rating: 4, note: 'Quick and kind' })
+      await shot(page, 'rated')
+      await page.getByRole('button', { name: 'Start a new conversation' }).waitFor(WAIT)
+      // The shop's strict Content-Security-Policy (no inline styles or scripts) refused nothing.
+      expect(consoleLines.filter((line) => /Content Security Policy|Refused to/i.test(line))).toEqual([])
+    })
+
+    test('an agent reopens the closed case: the widget shows it again, with the composer', async () => {
+      expect((await agent.call('/case/reopen', { id: flow.caseID })).status).toBe(200)
+      await widget().getByText('The case was reopened').waitFor(WAIT)
+      await page.getByRole('textbox', { name: 'Message' }).waitFor(WAIT)
+      await expect(widget().getByText('This conversation is closed.').count()).resolves.toBe(0)
+      await say('Thanks for coming back')
+      await expect
+        .poll(async () => {
+          const { messages } = (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data
+          return (messages as { body: string }[]).at(-1)?.body
+        }, WAIT)
+        .toBe('Thanks for coming back')
+      await agent.call('/case/close', { id: flow.caseID })
+      await widget().getByText('This conversation is closed.').waitFor(WAIT)
+    })
+
+    test('a phone-sized window works, down to 320 px', async () => {
+      // The narrowest phones still in use: the panel fills the screen, nothing is cut off.
+      const narrow = { width: 320, height: PHONE.height }
+      const phone = await browser.newContext({ viewport: narrow })
+      const small = await phone.newPage()
+      await small.goto(shopURL)
+      await small.getByLabel('Name').fill('Grace Hopper')
+      await small.getByRole('button', { name: /Log in/i }).click()
+      await small.getByRole('button', { name: 'Open chat' }).click()
+      const box = await small.getByRole('dialog').boundingBox()
+      expect(box?.width).toBe(narrow.width)
+      const send = await small.getByRole('button', { name: 'Send' }).boundingBox()
+      expect((send?.x ?? Infinity) + (send?.width ?? 0)).toBeLessThanOrEqual(narrow.width)
+      await small.getByRole('textbox', { name: 'Message' }).waitFor(WAIT)
+      await shot(small, 'phone')
+      await phone.close()
+    })
+  })
+}
