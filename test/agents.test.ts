@@ -191,6 +191,36 @@ describeEachDatabase('agents', (dialect) => {
     expect(JSON.stringify(team)).not.toContain('team-other')
   })
 
+  test('each agent turns their own console notifications on and off; bad values are refused', async () => {
+    await createAgent(org.organizationID, 'notify@example.com')
+    const colleague = await createAgent(org.organizationID, 'notify-colleague@example.com')
+    const call = asAgent((await signIn('notify@example.com')).token)
+    const session = await call('/auth/get_session')
+    // A sound from the start; desktop notifications wait for the agent (and their browser).
+    expect(session.json.data.agentAccount.notifications).toEqual({ sound: true, desktop: false })
+    const on = await call('/agent/set_notifications', { desktop: true })
+    expect(on.json.data.agentAccount.notifications).toEqual({ sound: true, desktop: true })
+    const quiet = await call('/agent/set_notifications', { sound: false })
+    expect(quiet.json.data.agentAccount.notifications).toEqual({ sound: false, desktop: true })
+    expect((await call('/auth/get_session')).json.data.agentAccount.notifications).toEqual({
+      sound: false,
+      desktop: true,
+    })
+    // Nobody else's setting changed.
+    expect((await server().app.services.agents.get(colleague.agentAccountID)).notifications).toEqual({
+      sound: true,
+      desktop: false,
+    })
+    for (const bad of [{ sound: 'yes' }, { desktop: 1 }, { sound: 'a\u0000b' }, { desktop: null }]) {
+      const refused = await call('/agent/set_notifications', bad)
+      expect(refused.json.error).toMatchObject({ code: '40002', field: Object.keys(bad)[0] })
+    }
+    expect((await call('/auth/get_session')).json.data.agentAccount.notifications).toEqual({
+      sound: false,
+      desktop: true,
+    })
+  })
+
   test('20 agents racing to take one case: exactly one wins, the rest get 40901', async () => {
     const racers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => createAgent(org.organizationID, `racer${i}@example.com`)),

@@ -257,6 +257,57 @@ for (const dialect of dialects) {
       await expect(page.title()).resolves.toBe('Parley console')
     })
 
+    test('with desktop notifications on, a visitor message while the tab is hidden chimes and notifies; the notification opens the case', async () => {
+      await laptop.grantPermissions(['notifications'], { origin: server.url })
+      // Record what the page asks of the browser: its notifications, its chime's tones; and let
+      // the test say when the tab is hidden (a headless tab never is).
+      // (Browser code as text: the tests are compiled without the DOM's types.)
+      await page.evaluate(`
+        window.shown = []
+        window.tones = 0
+        window.hidden = false
+        window.Notification = class extends Notification {
+          constructor(title, options) {
+            super(title, options)
+            window.shown.push(this)
+          }
+        }
+        const start = OscillatorNode.prototype.start
+        OscillatorNode.prototype.start = function (...args) {
+          window.tones++
+          return start.apply(this, args)
+        }
+        Object.defineProperty(document, 'hidden', { get: () => window.hidden })
+      `)
+      const settings = page.getByRole('group', { name: 'Notify me' })
+      await expect(settings.getByLabel('Sound').isChecked()).resolves.toBe(true)
+      // Checked once the server has it.
+      await settings.getByLabel('Desktop').click()
+      await page.locator('.notify-settings input[name="desktop"]:checked').waitFor(WAIT)
+      await page.getByRole('link', { name: /Inbox/ }).click()
+
+      await page.evaluate('window.hidden = true')
+      await visitorSays('Are you still there?')
+      await page.waitForFunction('window.shown.length === 1', undefined, WAIT)
+      const notification = await page.evaluate(
+        '({ title: window.shown[0].title, body: window.shown[0].body, tag: window.shown[0].tag })',
+      )
+      expect(notification).toEqual({
+        title: 'User visitor-1',
+        body: 'Are you still there?',
+        tag: flow.caseID,
+      })
+      await expect(page.evaluate('window.tones')).resolves.toBe(2)
+      // Clicking it brings the console forward at the case.
+      await page.evaluate("window.hidden = false; window.shown[0].onclick(new Event('click'))")
+      await page.locator(`.case-view[data-case-id="${flow.caseID}"]`).waitFor(WAIT)
+      await page.locator('.bubble-row.visitor', { hasText: 'Are you still there?' }).waitFor(WAIT)
+      // The choice is the agent's, kept on the server.
+      const cookie = (await laptop.cookies()).map(({ name, value }) => `${name}=${value}`).join('; ')
+      const session = (await server.post('/api/agent/v1/auth/get_session', {}, { cookie })).json
+      expect(session.data.agentAccount.notifications).toEqual({ sound: true, desktop: true })
+    })
+
     test("a case passed to a topic nobody works stays in the admin's queue, and moves on from there", async () => {
       await server.app.services.topics.create(operator, org.organizationID, 'Returns')
       await page.getByRole('button', { name: 'Transfer…' }).click()

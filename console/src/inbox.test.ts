@@ -1,42 +1,12 @@
 import { describe, expect, test } from 'vitest'
+import { aCase, message, other, tick, viewer } from './fixtures'
 import { type Action, EMPTY, reduce, type State } from './inbox'
-import type { Agent, Case, Message } from './types'
+import type { Case, Message } from './types'
 
 // The inbox's lists as events and loads arrive in every order.
 
-const viewer: Pick<Agent, 'agentAccountID' | 'topics' | 'role'> = {
-  agentAccountID: 'me',
-  topics: [1],
-  role: 'agent',
-}
 const admin = { ...viewer, role: 'admin' as const }
-const other = 'colleague'
-let clock = 1000
 
-function aCase(caseID: string, changes: Partial<Case> = {}): Case {
-  return {
-    caseID,
-    organizationID: 'org',
-    userID: `visitor-${caseID}`,
-    topicID: 1,
-    status: 'queued',
-    chatbotID: '',
-    agentAccountID: '',
-    roomID: `room-${caseID}`,
-    firstMessage: 'help',
-    created: 1,
-    updated: ++clock,
-    closedTime: null,
-    closedBy: '',
-    isClosed: false,
-    rating: null,
-    tags: [],
-    reopenableUntil: null,
-    ...changes,
-  }
-}
-const message = (roomID: string, from: string, type = 1001) =>
-  ({ messageID: `m${++clock}`, roomID, type, user: { userID: from } }) as Message
 const run = (actions: Action[], from: State = EMPTY) => actions.reduce(reduce, from)
 const ids = (cases: Case[]) => cases.map((c) => c.caseID)
 const loaded = (load: number, lists: Partial<State['lists']>, who = viewer): Action => ({
@@ -51,7 +21,7 @@ const fresh = (lists: Partial<State['lists']>): Action[] => [{ type: 'loading', 
 describe('inbox', () => {
   test('an event that arrives while a load is under way is not undone by the older answer', () => {
     const waiting = aCase('A')
-    const taken = { ...waiting, status: 'assigned' as const, agentAccountID: other, updated: ++clock }
+    const taken = { ...waiting, status: 'assigned' as const, agentAccountID: other, updated: tick() }
     const state = run([
       { type: 'loading', load: 1 },
       { type: 'case', case: taken, viewer },
@@ -134,7 +104,7 @@ describe('inbox', () => {
       state,
     )
     expect(state.unread).toEqual({ C: 1, D: 1 })
-    state = run([{ type: 'case', case: { ...item, status: 'closed', updated: ++clock }, viewer }], state)
+    state = run([{ type: 'case', case: { ...item, status: 'closed', updated: tick() }, viewer }], state)
     expect(state.unread).toEqual({ D: 1 })
   })
 
@@ -166,7 +136,7 @@ describe('inbox', () => {
   test('a row keeps its visitor and shows the newest message as its last, whoever said it', () => {
     const visitor = { userID: 'visitor-R', xcUserID: 'r', fullName: 'Rosa' }
     const said = (from: string, body: string, fullname: string) =>
-      ({ ...message('room-R', from), body, created: ++clock, user: { userID: from, fullname } }) as Message
+      ({ ...message('room-R', from), body, created: tick(), user: { userID: from, fullname } }) as Message
     const first = said('visitor-R', '  Where   is\nit? ', 'Rosa')
     let state = run(
       fresh({ mine: [{ ...aCase('R', { status: 'assigned', agentAccountID: 'me' }), visitor }] }),
@@ -187,7 +157,7 @@ describe('inbox', () => {
     )
     expect(state.lists.mine[0]?.lastMessage?.preview).toBe('On it')
     // An action's answer (a plain case) keeps what the row knew.
-    state = run([{ type: 'case', case: aCase('R', { status: 'closed', updated: ++clock }), viewer }], state)
+    state = run([{ type: 'case', case: aCase('R', { status: 'closed', updated: tick() }), viewer }], state)
     expect(state.lists.closed[0]).toMatchObject({ visitor, lastMessage: { preview: 'On it' } })
   })
 })

@@ -14,6 +14,11 @@ export const agentShape = shapeOf<Agent>()(
     maxConcurrentCases: z.number().int(),
     status: z.enum(['online', 'away', 'offline']),
     active: z.boolean().describe('False while deactivated: cannot sign in, gets no cases.'),
+    notifications: z
+      .object({ sound: z.boolean(), desktop: z.boolean() })
+      .describe(
+        "How the console tells the agent of a case that comes to them, or of a visitor's message while its tab is hidden",
+      ),
     created: z.number().int(),
     updated: z.number().int(),
   }),

@@ -1,6 +1,13 @@
 import { z } from 'zod'
 import type { CaseNote, Mention } from '../domain/notes/case-notes.js'
-import { optionalInteger, optionalText, params, requiredID, requiredText } from '../http/params.js'
+import {
+  optionalBoolean,
+  optionalInteger,
+  optionalText,
+  params,
+  requiredID,
+  requiredText,
+} from '../http/params.js'
 import { shapeOf } from './shape.js'
 
 // Internal notes on a case and @mentions of agents (README "Internal notes and mentions"): agents
@@ -44,11 +51,7 @@ export const noteRequest = params({
 })
 
 export const mentionListRequest = params({
-  unreadOnly: (name: string) =>
-    z
-      .boolean({ error: `Param '${name}' must be a boolean` })
-      .optional()
-      .describe('Only the mentions you have not read.'),
+  unreadOnly: optionalBoolean('Only the mentions you have not read.'),
   limit: optionalInteger({ min: 1, max: 100, fallback: 50 }),
 })
 

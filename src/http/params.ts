@@ -149,6 +149,13 @@ export const requiredIDList =
     return description ? schema.describe(description) : schema
   }
 
+/** An optional boolean: absent leaves it as it is (undefined). */
+export const optionalBoolean = (description: string) => (name: string) =>
+  z
+    .boolean({ error: `Param '${name}' must be a boolean` })
+    .optional()
+    .describe(description)
+
 /** An optional JSON object (any keys); absent or null gives `{}`. */
 export const optionalObject = (description?: string) => (name: string) => {
   const schema = z

@@ -196,6 +196,9 @@ export interface AgentAccountsTable {
   updated: number
   /** Set while the account is deactivated (epoch ms): no login, no sessions, no cases. */
   deactivated_at: number | null
+  /** How the console notifies the agent (1 on, 0 off): a sound, a desktop notification. */
+  notify_sound: Generated<number>
+  notify_desktop: Generated<number>
 }
 
 export interface AgentTopicsTable {

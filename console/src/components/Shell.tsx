@@ -6,6 +6,7 @@ import { useInbox } from '../inbox'
 import type { AgentStatus } from '../types'
 import { useWorkspace } from '../workspace'
 import { Mentions } from './Mentions'
+import { NotificationSettings, useNotifier } from './Notifications'
 import { StatusDot } from './ui'
 
 const SETTINGS = [
@@ -36,6 +37,7 @@ function NavLink({ path, children }: { path: string; children: ReactNode }) {
 export function Shell({ children }: { children: ReactNode }) {
   const { me, liveState } = useWorkspace()
   const inbox = useInbox()
+  useNotifier()
   const waiting = inbox.lists.queue.length
   const unread = Object.values(inbox.unread).reduce((sum, count) => sum + count, 0)
   // The tab's title tells of waiting visitors even when the console is in the background.
@@ -113,6 +115,7 @@ function MeCard() {
         <option value="away">Away</option>
         <option value="offline">Offline</option>
       </select>
+      <NotificationSettings />
     </div>
   )
 }

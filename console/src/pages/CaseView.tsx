@@ -84,7 +84,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
   if (!item || !detail.data) return <div className="case-view" aria-busy="true" />
   const visitor = shown.find((m) => m.user.userID === item.userID)?.user.fullname || 'Visitor'
   return (
-    <div className="case-view" data-status={item.status}>
+    <div className="case-view" data-status={item.status} data-case-id={item.caseID}>
       <CaseHeader item={item} visitor={visitor} backTo={backTo} onChanged={changed} />
       <Transcript
         messages={shown}

@@ -10,7 +10,7 @@ import { AppError } from '../../errors/app-error.js'
 import { AGENT_COOKIE, readBearer } from '../../http/credentials.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { success } from '../../http/envelope.js'
-import { params, requiredChoice, requiredText } from '../../http/params.js'
+import { optionalBoolean, params, requiredChoice, requiredText } from '../../http/params.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
 import type { Clock } from '../../lib/clock.js'
 import { constantTimeEqual, csrfTokenOf, hashSecret } from '../../lib/secrets.js'
@@ -47,6 +47,10 @@ const passwordChange = params({
   newPassword: requiredText({ max: 1024 }),
 })
 const setStatus = params({ status: requiredChoice(['online', 'away', 'offline']) })
+const setNotifications = params({
+  sound: optionalBoolean('A sound for a case that comes to you, or a new message in your cases.'),
+  desktop: optionalBoolean('A desktop notification too (the console asks the browser first).'),
+})
 const teamShape = z.object({
   topics: z.array(topicShape.pick({ topicID: true, name: true })),
   agents: z.array(
@@ -202,6 +206,15 @@ export async function agentAPI(
         await cases.setStatus(r.agent, r.body.status)
         return success({ agentAccount: await agents.get(r.agent.agentAccountID) })
       },
+    )
+    routes.post(
+      `${PREFIX}/agent/set_notifications`,
+      describe(
+        'Turn your console notifications on or off (each left out stays as it is)',
+        setNotifications,
+        z.object({ agentAccount: agentShape }),
+      ),
+      async (r) => success({ agentAccount: await agents.setNotifications(r.agent, r.body) }),
     )
     await signedIn.register(agentCaseAPI)
     await signedIn.register(agentSearchAPI)

@@ -6,6 +6,12 @@ export type AgentRole = 'admin' | 'agent'
 export type AgentStatus = 'online' | 'away' | 'offline'
 
 /** Who an agent acting is: what every rule about agents and cases needs to know of them. */
+/** The agent's own choice: a sound, a desktop notification (the browser asks permission). */
+export interface AgentNotifications {
+  sound: boolean
+  desktop: boolean
+}
+
 export interface AgentIdentity {
   agentAccountID: string
   organizationID: string
@@ -23,6 +29,8 @@ export interface Agent {
   status: AgentStatus
   /** False while deactivated: the account cannot sign in, and no case goes to it. */
   active: boolean
+  /** How the console tells the agent of a case that comes to them or a visitor's new message. */
+  notifications: AgentNotifications
   created: number
   updated: number
 }
@@ -37,6 +45,7 @@ export const toAgent = (row: Selectable<AgentAccountsTable>, topics: number[]): 
   maxConcurrentCases: row.max_concurrent_cases,
   status: row.status as AgentStatus,
   active: row.deactivated_at === null,
+  notifications: { sound: row.notify_sound === 1, desktop: row.notify_desktop === 1 },
   created: row.created,
   updated: row.updated,
 })

@@ -89,6 +89,8 @@ export const updateAgent = (
     | 'max_concurrent_cases'
     | 'password_hash'
     | 'deactivated_at'
+    | 'notify_sound'
+    | 'notify_desktop'
   >,
 ) => db.updateTable('agent_accounts').set(changes).where('id', '=', id).execute()
 

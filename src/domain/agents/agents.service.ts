@@ -11,7 +11,7 @@ import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import type { Repositories } from '../repositories.js'
 import type { TopicsService } from '../topics/topics.service.js'
-import { type Agent, checkPassword, toAgent } from './agent.js'
+import { type Agent, type AgentIdentity, checkPassword, toAgent } from './agent.js'
 import type { AgentSession, AgentSessions } from './agent-sessions.js'
 
 /** What an account change means for cases: the cases module, wired in services.ts. */
@@ -100,6 +100,19 @@ export class AgentsService {
       row,
       await this.deps.repositories.agents.topicsOfAgent(this.deps.database.db, agentAccountID),
     )
+  }
+
+  /** The agent's own choice of console notifications (a personal setting: not audited). */
+  async setNotifications(
+    identity: AgentIdentity,
+    changes: { sound?: boolean | undefined; desktop?: boolean | undefined },
+  ): Promise<Agent> {
+    await this.deps.repositories.agents.updateAgent(this.deps.database.db, identity.agentAccountID, {
+      ...(changes.sound === undefined ? {} : { notify_sound: changes.sound ? 1 : 0 }),
+      ...(changes.desktop === undefined ? {} : { notify_desktop: changes.desktop ? 1 : 0 }),
+      updated: this.deps.clock.now(),
+    })
+    return this.get(identity.agentAccountID)
   }
 
   /** The organization's accounts, deactivated ones too (their names stay on their cases). */
