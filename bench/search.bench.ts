@@ -6,6 +6,7 @@ import { indexedText } from '../src/lib/search-words.js'
 import { createServices } from '../src/services.js'
 import { DATABASE_FILE } from '../src/storage/data-dir.js'
 import { migrate, openDatabase } from '../src/storage/database.js'
+import { testFileStorage } from '../test/support/files.js'
 
 // BENCH_ONLY=search: the case search (agent API case/search, measured in-process at the service,
 // without HTTP) over 1,000,000 messages in 20,000 cases of one organization, on SQLite and on
@@ -247,6 +248,7 @@ export async function benchSearch(name: string, postgresServerURL?: string): Pro
     clock: systemClock,
     masterKey: Buffer.alloc(32, 7),
     publicURL: 'http://127.0.0.1',
+    files: testFileStorage(dataDir),
   })
   const agent = {
     agentAccountID: 'agent-1',

@@ -31,6 +31,7 @@ import { LocalPresence, Presence, RedisPresence } from './realtime/presence.js'
 import { RedisHub } from './realtime/redis-hub.js'
 import { createServices, type Services } from './services.js'
 import type { Database } from './storage/database.js'
+import { fileStorage } from './storage/files/index.js'
 import { RedisConnections } from './storage/redis.js'
 
 declare module 'fastify' {
@@ -91,6 +92,7 @@ export async function buildApp(options: AppOptions) {
     publicURL: config.publicURL,
     destinations: new DestinationPolicy(config.chatbotURLAllow),
     caseReopenWindowHours: config.caseReopenWindowHours,
+    files: fileStorage(config),
   })
   const presence = new Presence(
     redis ? new RedisPresence(redis.presence, () => clock.now()) : new LocalPresence(),

@@ -5,6 +5,8 @@ import { AuditLog } from './domain/audit/audit.js'
 import { DEFAULT_REOPEN_WINDOW_HOURS } from './domain/cases/case-reopen.js'
 import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
+import { FileLinks } from './domain/files/file-links.js'
+import { Files } from './domain/files/files.service.js'
 import { MessageSync } from './domain/messages/message-sync.js'
 import { MessagesService } from './domain/messages/messages.service.js'
 import { Senders } from './domain/messages/senders.js'
@@ -24,6 +26,7 @@ import type { DestinationPolicy } from './lib/destinations.js'
 import { Sealer } from './lib/sealed.js'
 import { type Hub, LocalHub } from './realtime/hub.js'
 import type { Database } from './storage/database.js'
+import type { FileStore } from './storage/files/file-store.js'
 
 /** The domain, wired once: what HTTP routes, WebSocket handlers and the CLI call. */
 export interface Services {
@@ -48,6 +51,8 @@ export interface Services {
   messages: MessagesService
   /** The room list and what changed since (each session's sync point). */
   sync: MessageSync
+  /** Uploaded files: upload, signed links, download, lifecycle. */
+  files: Files
 }
 
 export interface Dependencies {
@@ -64,6 +69,8 @@ export interface Dependencies {
   repositories?: Repositories
   /** CASE_REOPEN_WINDOW_HOURS: how long after closing a case can be reopened; 72 unless given. */
   caseReopenWindowHours?: number
+  /** Where uploaded files go, and how large they may be. */
+  files: { store: FileStore; uploadDir: string; maxBytes: number }
 }
 
 export function createServices({
@@ -75,14 +82,22 @@ export function createServices({
   destinations,
   repositories = realRepositories,
   caseReopenWindowHours = DEFAULT_REOPEN_WINDOW_HOURS,
+  files: fileSettings,
 }: Dependencies): Services {
   const audit = new AuditLog(database, clock)
   const organizations = new OrganizationsService(database, repositories, clock, audit)
   const users = new UsersService(database, repositories)
   const rooms = new RoomsService(database, repositories, clock, users, hub)
   const senders = new Senders(database, repositories, users)
-  const messages = new MessagesService(database, repositories, clock, senders, rooms, hub)
-  const sync = new MessageSync(database, repositories, clock, senders, rooms)
+  const files = new Files({
+    database,
+    repositories,
+    clock,
+    links: new FileLinks(masterKey, publicURL, clock),
+    ...fileSettings,
+  })
+  const messages = new MessagesService(database, repositories, clock, senders, rooms, hub, files)
+  const sync = new MessageSync(database, repositories, clock, senders, rooms, files)
   const topics = new TopicsService(database, repositories, clock, organizations, audit)
   const chatbots = new ChatbotsService(
     database,
@@ -101,6 +116,7 @@ export function createServices({
     repositories,
     rooms,
     messages,
+    files,
     topics,
     chatbots,
     organizations,
@@ -154,5 +170,6 @@ export function createServices({
     rooms,
     messages,
     sync,
+    files,
   }
 }

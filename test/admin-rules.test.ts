@@ -4,6 +4,7 @@ import { type Actor, agentActor } from '../src/domain/audit/actor.js'
 import { ManualClock } from '../src/lib/clock.js'
 import { createServices, type Services } from '../src/services.js'
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
+import { testFileStorage } from './support/files.js'
 import { operator } from './support/fixtures.js'
 
 // The admin rules live in the services, so they hold for every caller: here the services are
@@ -31,6 +32,7 @@ describeEachDatabase('admin rules in the services', (dialect) => {
       clock: new ManualClock(Date.now()),
       masterKey: testDatabase.masterKey,
       publicURL: 'http://parley.test',
+      files: testFileStorage(testDatabase.dataDir),
     })
     ours = (await services.organizations.create(operator, 'Ours')).organizationID
     const account = (role: string) =>

@@ -5,6 +5,7 @@ import { ManualClock } from '../src/lib/clock.js'
 import type { RealtimeEvent } from '../src/realtime/hub.js'
 import { createServices, type Services } from '../src/services.js'
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
+import { testFileStorage } from './support/files.js'
 import { operator } from './support/fixtures.js'
 
 // The case engine without HTTP: services over a real database, with the queries handed in
@@ -33,6 +34,7 @@ describeEachDatabase('the case engine', (dialect) => {
       clock: new ManualClock(),
       masterKey: testDatabase.masterKey,
       publicURL: 'http://127.0.0.1',
+      files: testFileStorage(testDatabase.dataDir),
       repositories: { ...repositories, messages: { ...repositories.messages, storeMessage } },
     })
     services.hub.subscribe((_audience, event) => events.push(event))

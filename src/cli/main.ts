@@ -129,9 +129,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig()
   // Loaded only now: help and usage errors answer without loading the domain and the drivers.
-  const [{ createServices }, { migrate, openDatabase }] = await Promise.all([
+  const [{ createServices }, { migrate, openDatabase }, { fileStorage }] = await Promise.all([
     import('../services.js'),
     import('../storage/database.js'),
+    import('../storage/files/index.js'),
   ])
   const database = openDatabase(config)
   try {
@@ -146,6 +147,7 @@ async function main(argv: string[]): Promise<number> {
       masterKey: loadMasterKey(config),
       publicURL: config.publicURL,
       destinations: new DestinationPolicy(config.chatbotURLAllow),
+      files: fileStorage(config),
     })
     const input = parsed.command.stdin ? await readLine() : ''
     // A worker number for the IDs of the rows it creates, given back when the database closes.

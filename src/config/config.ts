@@ -25,6 +25,22 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Private destinations a chatbot URL may point at anyway (CHATBOT_URL_ALLOW). */
   chatbotURLAllow: AllowList
+  /** The largest upload, in bytes (UPLOAD_MAX_MB). */
+  uploadMaxBytes: number
+  /** Where uploaded files' bytes go: DATA_DIR/files, or S3-compatible storage when S3_BUCKET is set. */
+  fileStorage: { kind: 'disk' } | { kind: 's3'; s3: S3Settings }
+}
+
+/** S3-compatible object storage for uploaded files (S3_* settings). */
+export interface S3Settings {
+  bucket: string
+  region: string
+  /** A self-hosted store's address (MinIO, Ceph, Garage, ...); AWS's own when undefined. */
+  endpoint: string | undefined
+  /** `http://host/bucket/key` rather than `http://bucket.host/key`: what self-hosted stores expect. */
+  forcePathStyle: boolean
+  /** Undefined: the AWS SDK's own chain (AWS_* environment, profile, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined
 }
 
 export class ConfigError extends Error {}
@@ -108,6 +124,13 @@ const env = z.object({
   DELIVERY_TIMEOUT: z.coerce.number().int().min(1).max(120).default(10),
   TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(2048).default(25),
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: url(['http:', 'https:']).optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   CHATBOT_URL_ALLOW: z
     .string()
     .default('')
@@ -137,6 +160,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (e.DATABASE_URL && !e.PARLEY_MASTER_KEY) {
     throw new ConfigError('Invalid configuration: PARLEY_MASTER_KEY is required when DATABASE_URL is set')
   }
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together')
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -152,6 +178,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     chatbotURLAllow: e.CHATBOT_URL_ALLOW,
+    uploadMaxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
+    fileStorage: e.S3_BUCKET ? { kind: 's3', s3: s3Settings(e, e.S3_BUCKET) } : { kind: 'disk' },
+  }
+}
+
+function s3Settings(e: z.infer<typeof env>, bucket: string): S3Settings {
+  return {
+    bucket,
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT,
+    // A store of one's own is addressed by path unless told otherwise; AWS by host name.
+    forcePathStyle: (e.S3_FORCE_PATH_STYLE ?? String(e.S3_ENDPOINT !== undefined)) === 'true',
+    credentials:
+      e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
   }
 }
 

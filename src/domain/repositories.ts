@@ -3,6 +3,7 @@ import * as cases from './cases/cases.repository.js'
 import * as tags from './cases/tags.repository.js'
 import * as chatbots from './chatbots/chatbots.repository.js'
 import * as deliveries from './delivery/deliveries.repository.js'
+import * as files from './files/files.repository.js'
 import * as keyPairs from './key-pairs/key-pairs.repository.js'
 import * as messages from './messages/messages.repository.js'
 import * as notes from './notes/notes.repository.js'
@@ -24,6 +25,7 @@ export interface Repositories {
   cases: typeof cases
   chatbots: typeof chatbots
   deliveries: typeof deliveries
+  files: typeof files
   keyPairs: typeof keyPairs
   messages: typeof messages
   notes: typeof notes
@@ -43,6 +45,7 @@ export const repositories: Repositories = {
   cases,
   chatbots,
   deliveries,
+  files,
   keyPairs,
   messages,
   notes,

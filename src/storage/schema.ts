@@ -1,3 +1,4 @@
+// Long file: every table of the one migration set, in one listing a reader scans rather than reads.
 import type { Generated } from 'kysely'
 
 // Table shapes as Kysely sees them. Columns are snake_case; times are epoch milliseconds.
@@ -13,6 +14,30 @@ export interface OrganizationsTable {
   updated: number
   /** How many open cases a visitor may have at once. */
   max_open_cases: Generated<number>
+  /** The media types its people may upload, a JSON array; null: Parley's default list. */
+  file_types: string | null
+}
+
+/** An uploaded file; its bytes are in the file store under `<organization_id>/<id>`. */
+export interface FilesTable {
+  id: string
+  organization_id: string
+  /** Who uploaded it, as messages name senders: a userID, `agent:<id>`, `chatbot:<id>`. */
+  uploader_id: string
+  file_name: string
+  /** As the bytes show it (sniffed), never as the uploader said. */
+  media_type: string
+  size: number
+  width: number | null
+  height: number | null
+  /** 1: a thumbnail is stored beside it (`<key>.thumbnail`). */
+  has_thumbnail: Generated<number>
+  /** The message carrying it; null until sent. */
+  message_id: string | null
+  room_id: string | null
+  created: number
+  /** When its message was deleted (and its bytes with it). */
+  deleted_at: number | null
 }
 
 /** A key pair's row: a server key, or an app key (the same columns). */
@@ -279,6 +304,7 @@ export interface Schema {
   case_tags: CaseTagsTable
   deliveries: DeliveriesTable
   agent_accounts: AgentAccountsTable
+  files: FilesTable
   agent_topics: AgentTopicsTable
   agent_sessions: AgentSessionsTable
   audit_log: AuditLogTable

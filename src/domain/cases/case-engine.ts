@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
+import type { Files } from '../files/files.service.js'
 import type { Message } from '../messages/message.js'
 import { checkContent, type MessageContent, MessageType } from '../messages/message-types.js'
 import type { MessagesService } from '../messages/messages.service.js'
@@ -43,6 +44,7 @@ export interface EngineDependencies {
   messages: MessagesService
   /** What agents' lists show of a case: its `case/update` to agents carries it too. */
   rows: CaseRows
+  files: Files
 }
 
 const SYSTEM = 'system'
@@ -157,15 +159,22 @@ export class CaseEngine {
   ) {
     const { messages, deliveries } = this.deps.repositories
     const { ids } = this.deps.database
+    const { files } = this.deps
+    const withFile = await files.contentWithFile(
+      trx,
+      { organizationID: row.organization_id, senderID },
+      content,
+    )
     const message = await messages.storeMessage(trx, {
       id: ids.next(),
       roomID: row.room_id,
       senderID,
       localID,
-      ...content,
+      ...withFile,
       now,
     })
     if (!message) return messages.findBySenderLocalID(trx, senderID, localID, row.room_id)
+    await files.attach(trx, { id: message.id, roomID: row.room_id, content: withFile })
     if (senderID === row.user_id && row.status === 'bot' && row.chatbot_id) {
       await deliveries.recordDelivery(trx, {
         id: ids.next(),

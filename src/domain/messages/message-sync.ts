@@ -1,5 +1,6 @@
 import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
+import type { Files } from '../files/files.service.js'
 import type { Repositories } from '../repositories.js'
 import { type Room, toRoom } from '../rooms/room.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
@@ -35,7 +36,10 @@ export class MessageSync {
     private readonly clock: Clock,
     private readonly senders: Senders,
     private readonly rooms: RoomsService,
+    private readonly files: Files,
   ) {}
+
+  private readonly withLinks = (data: Record<string, unknown>) => this.files.withLinks(data)
 
   /**
    * What changed in the caller's rooms (messages sent or deleted) since their session last synced
@@ -64,7 +68,7 @@ export class MessageSync {
     )
     const messages = changes.map((row) => {
       const { room, participants } = byRoom.get(row.room_id) as RoomAccess
-      return toMessage(row, messageContext(room, participants, senders))
+      return toMessage(row, messageContext(room, participants, senders, this.withLinks))
     })
     return { messages, hasMore }
   }
@@ -94,7 +98,7 @@ export class MessageSync {
     return rooms.map((room) => {
       const roomParticipants = participants.filter((p) => p.room_id === room.id)
       const message = last.get(room.id)
-      const context = messageContext(room, roomParticipants, senders)
+      const context = messageContext(room, roomParticipants, senders, this.withLinks)
       return {
         room: toRoom(room, roomParticipants),
         lastMessage: message ? toMessage(message, context) : null,

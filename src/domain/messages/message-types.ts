@@ -50,8 +50,20 @@ function requireNumberIn(data: Record<string, unknown>, key: string, limit: numb
 }
 
 /**
+ * Whether the data names a file uploaded to Parley (`data.fileID`, described by Files when sent)
+ * rather than a URL somebody else hosts.
+ */
+function uploaded(data: Record<string, unknown>): boolean {
+  if (data.fileID === undefined) return false
+  if (typeof data.fileID !== 'string' || !/^\d{1,20}$/.test(data.fileID))
+    throw paramError('data.fileID', 'is invalid')
+  return true
+}
+
+/**
  * Checks a message's body and data against its type's rules: text needs a body; image and video
- * a `data.url`; file a `data.url` and `data.fileName`; location `data.latitude` and `.longitude`.
+ * a `data.url`; file a `data.url` and `data.fileName` (or, for all three, the `data.fileID` of an
+ * upload); location `data.latitude` and `.longitude`.
  */
 export function checkContent(content: MessageContent): MessageContent {
   const { type, body, data } = content
@@ -64,9 +76,10 @@ export function checkContent(content: MessageContent): MessageContent {
       break
     case MessageType.image:
     case MessageType.video:
-      requireURL(data)
+      if (!uploaded(data)) requireURL(data)
       break
     case MessageType.file:
+      if (uploaded(data)) break
       requireURL(data)
       requireString(data, 'fileName')
       break

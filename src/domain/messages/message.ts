@@ -37,6 +37,8 @@ export interface MessageContext {
   senders: Map<string, User>
   /** In a case's room, how far the case's agents have read (they are not participants). */
   agentsReadUpTo?: number | undefined
+  /** A message's data with links to the uploaded file it carries, if any (Files.withLinks). */
+  withLinks: (data: Record<string, unknown>) => Record<string, unknown>
 }
 
 /** The context of messages of a room: its participants, and in a case's room its agents' read mark. */
@@ -44,10 +46,12 @@ export const messageContext = (
   room: Selectable<RoomsTable>,
   participants: Selectable<RoomParticipantsTable>[],
   senders: Map<string, User>,
+  withLinks: MessageContext['withLinks'],
 ): MessageContext => ({
   room: toRoomSummary(room),
   participants,
   senders,
+  withLinks,
   ...(room.type === RoomType.case ? { agentsReadUpTo: Number(room.agents_read_up_to) } : {}),
 })
 
@@ -94,7 +98,7 @@ export function toMessage(row: Selectable<MessagesTable>, context: MessageContex
     room: context.room,
     type: row.type,
     body: row.body,
-    data: JSON.parse(row.data) as Record<string, unknown>,
+    data: context.withLinks(JSON.parse(row.data) as Record<string, unknown>),
     quote: JSON.parse(row.quote) as Quote,
     replyTo: row.reply_to,
     user: context.senders.get(row.sender_id) ?? nonUserSender(row.sender_id),

@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { MessagesTable } from '../../storage/schema.js'
+import type { Files } from '../files/files.service.js'
 import type { Repositories } from '../repositories.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
@@ -40,6 +41,7 @@ export class MessagesService {
     private readonly senders: Senders,
     private readonly rooms: RoomsService,
     private readonly hub: Hub,
+    private readonly files: Files,
   ) {}
 
   async send(client: ClientIdentity, input: SendInput): Promise<Message> {
@@ -54,20 +56,22 @@ export class MessagesService {
     const content = checkContent({ type: input.type, body: input.body ?? '', data: input.data })
     if (input.replyTo) await this.requireInRoom(input.replyTo, access.room.id)
     const now = this.clock.now()
-    const row = await this.database.transaction((trx) =>
-      this.repositories.messages.storeMessage(trx, {
+    const sender = { organizationID: client.organizationID, senderID: client.userID }
+    const row = await this.database.transaction(async (trx) => {
+      const withFile = await this.files.contentWithFile(trx, sender, content)
+      const stored = await this.repositories.messages.storeMessage(trx, {
         id: this.database.ids.next(),
         roomID: access.room.id,
         senderID: client.userID,
         localID: input.localID,
-        type: content.type,
-        body: content.body,
-        data: content.data,
+        ...withFile,
         quote: input.quote,
         replyTo: input.replyTo,
         now,
-      }),
-    )
+      })
+      if (stored) await this.files.attach(trx, { id: stored.id, roomID: access.room.id, content: withFile })
+      return stored
+    })
     // A concurrent send with the same localID may have stored it first: that one is the message.
     const message =
       row ??
@@ -150,6 +154,7 @@ export class MessagesService {
     await this.database.transaction((trx) =>
       this.repositories.messages.markDeleted(trx, messageIDs, this.clock.now()),
     )
+    await this.files.deleteOfMessages(messageIDs)
     await this.announceUpdates(client, byRoom)
   }
 
@@ -237,7 +242,9 @@ export class MessagesService {
       organizationID,
       rows.map((row) => row.sender_id),
     )
-    const context = messageContext(access.room, access.participants, senders)
+    const context = messageContext(access.room, access.participants, senders, (data) =>
+      this.files.withLinks(data),
+    )
     return rows.map((row) => toMessage(row, context))
   }
 }

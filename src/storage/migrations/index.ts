@@ -14,6 +14,7 @@ import * as caseSearch from './0012_case_search.js'
 import * as caseNotes from './0013_case_notes.js'
 import * as caseReopenTags from './0014_case_reopen_tags.js'
 import * as agentNotifications from './0017_agent_notifications.js'
+import * as files from './0018_files.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_case_notes': caseNotes,
   '0014_case_reopen_tags': caseReopenTags,
   '0017_agent_notifications': agentNotifications,
+  '0018_files': files,
 }

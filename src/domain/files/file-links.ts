@@ -1,0 +1,49 @@
+import { createHmac } from 'node:crypto'
+import type { Clock } from '../../lib/clock.js'
+import { deriveKey } from '../../lib/keys.js'
+import { constantTimeEqual } from '../../lib/secrets.js'
+
+export type FileVariant = 'file' | 'thumbnail'
+
+const HOUR = 3_600_000
+
+/**
+ * Short-lived signed download URLs, so that an `<img>` (which sends no token) can load a file:
+ * `/files/<fileID>/<variant>/<name>?expires=…&signature=…`. A link lasts one to two hours (its
+ * expiry is the next hour but one), so links made within the same hour are the same link and
+ * caches can keep it; a chatbot's lasts a day, long enough for its delivery's retries.
+ */
+export class FileLinks {
+  private readonly key: Uint8Array
+
+  constructor(
+    masterKey: Buffer,
+    private readonly publicURL: string,
+    private readonly clock: Clock,
+  ) {
+    this.key = deriveKey(masterKey, 'file-links')
+  }
+
+  url(file: { fileID: string; fileName: string }, variant: FileVariant, lifetime: 'short' | 'day' = 'short') {
+    const hours = lifetime === 'day' ? 25 : 2
+    const expires = (Math.floor(this.clock.now() / HOUR) + hours) * HOUR
+    const name = encodeURIComponent(variant === 'thumbnail' ? 'thumbnail.webp' : file.fileName)
+    const signature = this.sign(file.fileID, variant, expires)
+    return `${this.publicURL}/files/${file.fileID}/${variant}/${name}?expires=${expires}&signature=${signature}`
+  }
+
+  /** Whether the link was made by Parley for this file and variant, and has not expired. */
+  verify(
+    fileID: string,
+    variant: FileVariant,
+    expires: number,
+    signature: string,
+  ): 'valid' | 'expired' | 'forged' {
+    if (!constantTimeEqual(signature, this.sign(fileID, variant, expires))) return 'forged'
+    return expires > this.clock.now() ? 'valid' : 'expired'
+  }
+
+  private sign(fileID: string, variant: FileVariant, expires: number): string {
+    return createHmac('sha256', this.key).update(`${fileID}\n${variant}\n${expires}`).digest('base64url')
+  }
+}
