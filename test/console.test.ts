@@ -252,6 +252,7 @@ for (const dialect of dialects) {
       }
       await save('check', 'Checking', 'Hi {visitor.firstName}, let me check that for you. {agent.name}')
       await save('old', 'Old answer', 'Not used any more')
+      await save('cheers', 'Goodbye', 'Cheers, {visitor.name}!')
       await page.getByRole('button', { name: 'Edit /check' }).click()
       await page.getByLabel('Title', { exact: true }).fill('Looking into it')
       await page.getByRole('button', { name: 'Save changes' }).click()
@@ -271,8 +272,19 @@ for (const dialect of dialects) {
       await expect(box.inputValue()).resolves.toBe('/look')
       await box.fill('')
       await box.pressSequentially('Hello! /che')
-      const option = picker.getByRole('option', { name: /check/ })
-      await expect(option.getAttribute('aria-selected')).resolves.toBe('true')
+      const options = picker.getByRole('option')
+      await options.nth(1).waitFor(WAIT)
+      const chosen = (shortcut: string) =>
+        picker.locator('[aria-selected="true"]', { hasText: `/${shortcut} ` }).waitFor(WAIT)
+      await expect(options.allTextContents()).resolves.toEqual([
+        expect.stringMatching(/^\/check Looking into it/),
+        expect.stringMatching(/^\/cheers Goodbye/),
+      ])
+      await chosen('check')
+      await box.press('ArrowDown')
+      await chosen('cheers')
+      await box.press('ArrowUp')
+      await chosen('check')
       await shot(page, 'canned-picker')
       await box.press('Enter')
       const filled = 'Hello! Hi User, let me check that for you. Ada Admin'
