@@ -100,7 +100,9 @@ export class CannedReplies {
       this.deps.repositories.cannedReplies.insertCannedReply(trx, {
         id,
         organization_id: organizationID,
-        ...input,
+        shortcut: input.shortcut,
+        title: input.title,
+        text: input.text,
         created_by: actor.kind === 'agent' ? actor.agentAccountID : '',
         created: now,
         updated: now,
@@ -116,7 +118,10 @@ export class CannedReplies {
     changes: Partial<CannedReplyInput>,
   ): Promise<CannedReply> {
     const known = await this.find(actor, cannedReplyID)
-    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined))
+    const fields = ['shortcut', 'title', 'text'] as const
+    const given = Object.fromEntries(
+      fields.filter((field) => changes[field] !== undefined).map((field) => [field, changes[field]]),
+    )
     if (Object.keys(given).length === 0) return toCannedReply(known)
     const write = {
       actor,
