@@ -2,6 +2,7 @@ import { AgentSessions } from './domain/agents/agent-sessions.js'
 import { AgentsService } from './domain/agents/agents.service.js'
 import { AppKeysService } from './domain/app-keys/app-keys.service.js'
 import { AuditLog } from './domain/audit/audit.js'
+import { CannedReplies } from './domain/canned-replies/canned-replies.service.js'
 import { DEFAULT_REOPEN_WINDOW_HOURS } from './domain/cases/case-reopen.js'
 import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
@@ -39,6 +40,8 @@ export interface Services {
   cases: Cases
   /** Internal notes on cases and @mentions of agents. */
   notes: CaseNotes
+  /** An organization's saved answers for the reply box. */
+  cannedReplies: CannedReplies
   /** Searching an organization's cases (agents). */
   search: CaseSearcher
   organizations: OrganizationsService
@@ -153,6 +156,7 @@ export function createServices({
       repositories,
       followersOfRoom: (roomID) => cases.agents.followersOfRoom(roomID),
     }),
+    cannedReplies: new CannedReplies({ database, clock, audit, repositories }),
     search: new CaseSearcher({ database, repositories, senders, rows: cases.rows }),
     organizations,
     serverKeys: new ServerKeysService(keyPairs),

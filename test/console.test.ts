@@ -241,6 +241,64 @@ for (const dialect of dialects) {
       await page.locator('.case-view[data-status="assigned"]').waitFor(WAIT)
     })
 
+    test('the admin saves a canned reply; in the case `/` inserts it filled in for the visitor', async () => {
+      await page.getByRole('link', { name: 'Replies', exact: true }).click()
+      const save = async (shortcut: string, title: string, text: string) => {
+        await page.getByLabel('Shortcut', { exact: true }).fill(shortcut)
+        await page.getByLabel('Title', { exact: true }).fill(title)
+        await page.getByLabel('Text', { exact: true }).fill(text)
+        await page.getByRole('button', { name: 'Create reply' }).click()
+        await page.getByRole('cell', { name: `/${shortcut}`, exact: true }).waitFor(WAIT)
+      }
+      await save('check', 'Checking', 'Hi {visitor.firstName}, let me check that for you. {agent.name}')
+      await save('old', 'Old answer', 'Not used any more')
+      await save('cheers', 'Goodbye', 'Cheers, {visitor.name}!')
+      await page.getByRole('button', { name: 'Edit /check' }).click()
+      await page.getByLabel('Title', { exact: true }).fill('Looking into it')
+      await page.getByRole('button', { name: 'Save changes' }).click()
+      await page.getByRole('cell', { name: 'Looking into it' }).waitFor(WAIT)
+      await page.getByRole('button', { name: 'Delete /old' }).click()
+      await page.getByRole('cell', { name: '/old', exact: true }).waitFor({ state: 'detached', ...WAIT })
+      await shot(page, 'canned-replies')
+
+      await page.goBack()
+      const box = page.getByLabel('Reply')
+      const picker = page.getByRole('listbox', { name: 'Canned replies' })
+      // The word after `/` matches titles too; Escape closes the list and leaves the text.
+      await box.pressSequentially('/look')
+      await picker.getByRole('option', { name: /check/ }).waitFor(WAIT)
+      await box.press('Escape')
+      await picker.waitFor({ state: 'detached', ...WAIT })
+      await expect(box.inputValue()).resolves.toBe('/look')
+      await box.fill('')
+      await box.pressSequentially('Hello! /che')
+      const options = picker.getByRole('option')
+      await options.nth(1).waitFor(WAIT)
+      const chosen = (shortcut: string) =>
+        picker.locator('[aria-selected="true"]', { hasText: `/${shortcut} ` }).waitFor(WAIT)
+      await expect(options.allTextContents()).resolves.toEqual([
+        expect.stringMatching(/^\/check Looking into it/),
+        expect.stringMatching(/^\/cheers Goodbye/),
+      ])
+      await chosen('check')
+      await box.press('ArrowDown')
+      await chosen('cheers')
+      await box.press('ArrowUp')
+      await chosen('check')
+      await shot(page, 'canned-picker')
+      await box.press('Enter')
+      const filled = 'Hello! Hi User, let me check that for you. Ada Admin'
+      await expect(box.inputValue()).resolves.toBe(filled)
+      await expect(picker.count()).resolves.toBe(0)
+      // The agent edits it before sending.
+      await box.pressSequentially(' :)')
+      await box.press('Enter')
+      await visitorSocket.waitUntil(
+        (f) => f.eventName === 'chat/sendMessage' && f.data.body === `${filled} :)`,
+        WAIT.timeout,
+      )
+    })
+
     test('a message in a case that is not open is marked unread until opened', async () => {
       await page.getByRole('link', { name: /Inbox/ }).click()
       const row = page.locator(`[data-testid="list-mine"] [data-case-id="${flow.caseID}"]`)

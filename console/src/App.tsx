@@ -10,6 +10,7 @@ import { Login } from './pages/Login'
 import { AgentsPage } from './settings/Agents'
 import { AppKeysPage } from './settings/AppKeys'
 import { AuditLogPage } from './settings/AuditLog'
+import { CannedRepliesPage } from './settings/CannedReplies'
 import { ChatbotPage } from './settings/Chatbot'
 import { ChatbotsPage } from './settings/Chatbots'
 import { ServerKeysPage } from './settings/ServerKeys'
@@ -67,6 +68,7 @@ function Pages() {
       {admin && <Route path="/settings/app-keys" component={AppKeysPage} />}
       {admin && <Route path="/settings/topics" component={TopicsPage} />}
       {admin && <Route path="/settings/agents" component={AgentsPage} />}
+      {admin && <Route path="/settings/canned-replies" component={CannedRepliesPage} />}
       {admin && <Route path="/settings/audit-log" component={AuditLogPage} />}
       <Route>
         <EmptyState title="Nothing here">This page does not exist, or is for admins only.</EmptyState>

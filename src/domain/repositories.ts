@@ -1,4 +1,5 @@
 import * as agents from './agents/agents.repository.js'
+import * as cannedReplies from './canned-replies/canned-replies.repository.js'
 import * as cases from './cases/cases.repository.js'
 import * as tags from './cases/tags.repository.js'
 import * as chatbots from './chatbots/chatbots.repository.js'
@@ -22,6 +23,7 @@ import * as users from './users/users.repository.js'
  */
 export interface Repositories {
   agents: typeof agents
+  cannedReplies: typeof cannedReplies
   cases: typeof cases
   chatbots: typeof chatbots
   deliveries: typeof deliveries
@@ -42,6 +44,7 @@ export interface Repositories {
 /** The real queries, over Kysely. */
 export const repositories: Repositories = {
   agents,
+  cannedReplies,
   cases,
   chatbots,
   deliveries,

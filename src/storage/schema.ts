@@ -276,6 +276,18 @@ export interface NoteMentionsTable {
   read_at: number | null
 }
 
+/** A saved answer (`shortcut` unique in its organization; `text` may hold placeholders). */
+export interface CannedRepliesTable {
+  id: string
+  organization_id: string
+  shortcut: string
+  title: string
+  text: string
+  created_by: string
+  created: number
+  updated: number
+}
+
 /** A worker number of the IDs (lib/ids.ts), leased by one issuer at a time (storage/id-workers.ts). */
 export interface IDWorkersTable {
   worker: number
@@ -311,4 +323,5 @@ export interface Schema {
   id_workers: IDWorkersTable
   case_notes: CaseNotesTable
   note_mentions: NoteMentionsTable
+  canned_replies: CannedRepliesTable
 }

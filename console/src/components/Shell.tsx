@@ -15,6 +15,7 @@ const SETTINGS = [
   { path: '/settings/app-keys', label: 'App keys' },
   { path: '/settings/topics', label: 'Topics' },
   { path: '/settings/agents', label: 'Agents' },
+  { path: '/settings/canned-replies', label: 'Replies' },
   { path: '/settings/audit-log', label: 'Audit log' },
 ]
 

@@ -9,6 +9,7 @@ import { tabOf, useInbox } from '../inbox'
 import { useShortcut } from '../keyboard'
 import type { Case, LiveEvent, Message } from '../types'
 import { useLiveEvents, useNames, useWorkspace } from '../workspace'
+import { useCannedPicker } from './CannedPicker'
 import { useCaseNotes } from './CaseNotes'
 import { ReopenButton, TagEditor } from './CaseTags'
 import { ReplyTabs } from './NoteComposer'
@@ -225,6 +226,12 @@ function Composer({
     if (focus) field.current?.focus()
   }, [])
   const typing = useTypingNotices(caseID)
+  // A canned reply put in is the agent's draft: edited and sent like one typed.
+  const canned = useCannedPicker(caseID, field, (value) => {
+    setText(value)
+    setLocalID(crypto.randomUUID())
+    typing.typed()
+  })
   const send = async (event?: FormEvent) => {
     event?.preventDefault()
     const body = text.trim()
@@ -241,9 +248,11 @@ function Composer({
     if (!answer) return
     onSent(answer.message)
     setText('')
+    canned.edited('', 0)
     setLocalID(crypto.randomUUID())
   }
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (canned.keyDown(event)) return
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) void send(event)
     if (event.key === 'Escape') field.current?.blur()
   }
@@ -256,14 +265,16 @@ function Composer({
     <footer className="case-footer">
       <ErrorNote error={sending.error || closing.error} />
       <form className="composer" onSubmit={send}>
+        {canned.picker}
         <textarea
           ref={field}
           aria-label="Reply"
-          placeholder="Write a reply… (Enter sends, Shift+Enter for a new line)"
+          placeholder="Write a reply… (Enter sends, Shift+Enter for a new line, / for canned replies)"
           rows={2}
           value={text}
           onChange={(event) => {
             setText(event.target.value)
+            canned.edited(event.target.value, event.target.selectionStart)
             setLocalID(crypto.randomUUID())
             if (event.target.value.trim()) typing.typed()
             else typing.stop()

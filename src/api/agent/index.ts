@@ -15,6 +15,7 @@ import type { ZodTypeProvider } from '../../http/validation.js'
 import type { Clock } from '../../lib/clock.js'
 import { constantTimeEqual, csrfTokenOf, hashSecret } from '../../lib/secrets.js'
 import { adminAPI } from './admin.js'
+import { agentCannedRepliesAPI } from './canned-replies.js'
 import { agentCaseAPI } from './cases.js'
 import { describe, PREFIX } from './describe.js'
 import { AddressLoginLimit, MemoryCounter, RedisCounter } from './login-limit.js'
@@ -220,6 +221,7 @@ export async function agentAPI(
     await signedIn.register(agentSearchAPI)
     await signedIn.register(agentNotesAPI)
     await signedIn.register(agentReopenTagsAPI)
+    await signedIn.register(agentCannedRepliesAPI)
   })
 }
 
