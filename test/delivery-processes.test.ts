@@ -167,5 +167,7 @@ describe.skipIf(!postgresURL)('two instances share one PostgreSQL outbox', () =>
     } finally {
       await bot.close()
     }
-  })
+    // Two instances, three CLI runs and 200 messages before the wait itself (30 s) begins: on a
+    // busy machine that alone took 10 s.
+  }, 90_000)
 })
