@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs'
+import multipart from '@fastify/multipart'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { DestinationStream } from 'pino'
 import { agentAPI } from './api/agent/index.js'
 import { authAPI } from './api/auth/index.js'
 import { chatAPI } from './api/chat/index.js'
 import { consoleApp } from './api/console/index.js'
+import { filesAPI } from './api/files/index.js'
 import { opsAPI } from './api/ops/health.js'
 import { serverAPI } from './api/server/index.js'
 import { visitorAPI } from './api/visitor/index.js'
@@ -115,6 +117,7 @@ export async function buildApp(options: AppOptions) {
       database,
       clock,
       chatbots: services.chatbots,
+      files: services.files,
       cases: services.cases.chatbots,
       repositories,
       client: httpChatbotClient,
@@ -143,6 +146,11 @@ export async function buildApp(options: AppOptions) {
   useZodSchemas(app)
   useResponseSchemas(app)
   await useCORS(app, config.corsOrigins)
+  // Uploads' bodies (after useJSONBodies, which starts the parsers afresh): read by the upload
+  // routes as streams, one file each; one byte past the limit is enough to refuse it (413).
+  await app.register(multipart, {
+    limits: { fileSize: config.uploadMaxBytes + 1, files: 1, fields: 10, fieldSize: 1024, parts: 11 },
+  })
   // Before the API families: it translates their requests and answers for the SDKs it serves.
   await useTapTalkCompat(app)
 
@@ -156,5 +164,6 @@ export async function buildApp(options: AppOptions) {
   await app.register(gateway, { presence, clock, ...GATEWAY_DEFAULTS, ...options.realtime })
   await app.register(consoleApp)
   await app.register(widgetScript)
+  await app.register(filesAPI)
   return app
 }

@@ -86,9 +86,9 @@ const messageFields = {
   localID: requiredText({ max: 128 }),
   messageType: requiredChoice(['text', 'image', 'video', 'file']),
   text: part(['body']),
-  image: part(['url', 'caption']),
-  video: part(['url', 'caption']),
-  file: part(['url', 'fileName', 'caption']),
+  image: part(['url', 'fileID', 'caption']),
+  video: part(['url', 'fileID', 'caption']),
+  file: part(['url', 'fileName', 'fileID', 'caption']),
 }
 
 /** A message in a case: the visitor's, or an agent's reply (see caseContent). */

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis'
 import { z } from 'zod'
 import { agentShape } from '../../contract/agents.js'
 import { topicShape } from '../../contract/organization.js'
+import { uploadRoute } from '../../contract/uploads.js'
 import type { AgentSession } from '../../domain/agents/agent-sessions.js'
 import { AppError } from '../../errors/app-error.js'
 import { AGENT_COOKIE, readBearer } from '../../http/credentials.js'
@@ -221,6 +222,13 @@ export async function agentAPI(
     await signedIn.register(agentSearchAPI)
     await signedIn.register(agentNotesAPI)
     await signedIn.register(agentReopenTagsAPI)
+    uploadRoute(signedIn, `${PREFIX}/file/upload`, {
+      tags: ['agent'],
+      uploader: (r) => ({
+        organizationID: r.agent.organizationID,
+        senderID: `agent:${r.agent.agentAccountID}`,
+      }),
+    })
     await signedIn.register(agentCannedRepliesAPI)
   })
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { messageShape, roomRequest, roomShape, sendMessage, userShape } from '../../contract/chat.js'
 import { requireClient } from '../../contract/client-auth.js'
+import { uploadRoute } from '../../contract/uploads.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
@@ -147,4 +148,8 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
       return success({})
     },
   )
+  uploadRoute(app, '/v1/chat/file/upload', {
+    tags: ['chat'],
+    uploader: (r) => ({ organizationID: r.client.organizationID, senderID: r.client.userID }),
+  })
 }

@@ -4,6 +4,7 @@ import { caseRating, caseRequest, caseShape, visitorCaseMessage } from '../../co
 import { messageShape } from '../../contract/chat.js'
 import { requireClient } from '../../contract/client-auth.js'
 import { topicShape } from '../../contract/organization.js'
+import { uploadRoute } from '../../contract/uploads.js'
 import { caseContent } from '../../domain/cases/case.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
@@ -107,4 +108,8 @@ export async function visitorAPI(fastify: FastifyInstance): Promise<void> {
         case: await cases.rate(r.client, r.body.id, { rating: r.body.rating, note: r.body.note ?? '' }),
       }),
   )
+  uploadRoute(app, `${PREFIX}/file/upload`, {
+    tags: ['visitor'],
+    uploader: (r) => ({ organizationID: r.client.organizationID, senderID: r.client.userID }),
+  })
 }

@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { uploadRoute } from '../../contract/uploads.js'
+import { chatbotSender } from '../../domain/cases/chatbot-cases.js'
 import type { Chatbot } from '../../domain/chatbots/chatbots.service.js'
 import {
   BODY_LENGTH_MISMATCH,
@@ -90,6 +92,16 @@ export async function webhookAPI(app: FastifyInstance): Promise<void> {
   const { chatbots } = app.services
   const cases = app.services.cases.chatbots
   app.decorateRequest('chatbot', null as unknown as Chatbot)
+  /** The chatbot of the path, by its Secret-Key: checked before the body is read. */
+  const authenticate = async (request: FastifyRequest) => {
+    const { organizationID, chatbotID } = request.params as { organizationID: string; chatbotID: string }
+    const secretKey = request.headers['secret-key']
+    request.chatbot = await chatbots.authenticate(
+      organizationID,
+      chatbotID,
+      typeof secretKey === 'string' ? secretKey : undefined,
+    )
+  }
   app.post<{ Params: { organizationID: string; chatbotID: string } }>(
     `${WEBHOOK_PREFIX}:organizationID/:chatbotID`,
     {
@@ -105,15 +117,7 @@ export async function webhookAPI(app: FastifyInstance): Promise<void> {
         security: SECURITY.webhook,
         response: ANSWERS,
       },
-      onRequest: async (request) => {
-        const { organizationID, chatbotID } = request.params
-        const secretKey = request.headers['secret-key']
-        request.chatbot = await chatbots.authenticate(
-          organizationID,
-          chatbotID,
-          typeof secretKey === 'string' ? secretKey : undefined,
-        )
-      },
+      onRequest: authenticate,
     },
     async (request, reply) => {
       const event = parseWebhook(request.body)
@@ -123,4 +127,15 @@ export async function webhookAPI(app: FastifyInstance): Promise<void> {
       return reply.type('text/plain; charset=utf-8').send('ok')
     },
   )
+  // The chatbot's own files (it may also keep sending URLs it hosts): JSON answers like the
+  // other uploads; errors in plain text like everything on the webhook's path.
+  uploadRoute(app, `${WEBHOOK_PREFIX}:organizationID/:chatbotID/file/upload`, {
+    tags: ['chatbot webhook'],
+    security: SECURITY.webhook,
+    onRequest: authenticate,
+    uploader: (request) => ({
+      organizationID: request.chatbot.organizationID,
+      senderID: chatbotSender(request.chatbot.chatbotID),
+    }),
+  })
 }

@@ -30,15 +30,22 @@ function text(value: unknown, name: string): string {
 }
 const tooLong = (value: string) => [...value].length > MAX_BODY_CHARACTERS
 
-/** A media part (`image`, `video`, `document`): its url, checked, and caption. */
-function media(part: unknown): { url: string; caption: string; filename: string } {
+/**
+ * A media part (`image`, `video`, `document`): its url, checked, and caption; or instead of the
+ * url the `fileID` of a file the chatbot uploaded to Parley (its `data`, described when stored).
+ */
+function media(part: unknown): { source: Record<string, string>; caption: string; filename: string } {
   const item = isObject(part) ? part : {}
+  const caption = text(item.caption, 'caption')
+  if (tooLong(caption)) throw reject('text body is too long')
+  if (item.fileID !== undefined) {
+    if (typeof item.fileID !== 'string' || !/^\d{1,20}$/.test(item.fileID)) throw reject('file id is invalid')
+    return { source: { fileID: item.fileID }, caption, filename: '' }
+  }
   const url = text(item.url, 'url').trim()
   if (url === '') throw reject('url is required')
   if (!isHTTPURL(url)) throw reject('url is invalid')
-  const caption = text(item.caption, 'caption')
-  if (tooLong(caption)) throw reject('text body is too long')
-  return { url, caption, filename: text(item.filename, 'filename') }
+  return { source: { url }, caption, filename: text(item.filename, 'filename') }
 }
 
 /** A URL's last path segment, percent-decoded where that gives text (`a%` stays `a%`). */
@@ -81,19 +88,20 @@ function message(item: unknown): { localID?: string; content: MessageContent } {
         return { type: MessageType.text, body, data: extra }
       }
       case 'image': {
-        const { url, caption } = media(item.image)
-        return { type: MessageType.image, body: caption, data: { url, ...extra } }
+        const { source, caption } = media(item.image)
+        return { type: MessageType.image, body: caption, data: { ...source, ...extra } }
       }
       case 'video': {
         // Some bots written against the family's doc send the video under `image`.
-        const { url, caption } = media(item.video ?? item.image)
-        return { type: MessageType.video, body: caption, data: { url, ...extra } }
+        const { source, caption } = media(item.video ?? item.image)
+        return { type: MessageType.video, body: caption, data: { ...source, ...extra } }
       }
       case 'document': {
-        const { url, caption, filename } = media(item.document)
+        const { source, caption, filename } = media(item.document)
+        if (source.fileID) return { type: MessageType.file, body: caption, data: { ...source, ...extra } }
         // The family's contract does not require a filename: take the URL's last segment.
-        const fileName = filename || lastSegment(url) || 'file'
-        return { type: MessageType.file, body: caption, data: { url, fileName, ...extra } }
+        const fileName = filename || lastSegment(source.url as string) || 'file'
+        return { type: MessageType.file, body: caption, data: { ...source, fileName, ...extra } }
       }
       default:
         throw reject('message type is invalid')

@@ -121,10 +121,23 @@ export function toCase(row: Selectable<CasesTable>): Case {
 export interface CaseMessage {
   messageType: 'text' | 'image' | 'video' | 'file'
   text?: { body?: string | undefined } | undefined
-  image?: { url?: string | undefined; caption?: string | undefined } | undefined
-  video?: { url?: string | undefined; caption?: string | undefined } | undefined
-  file?: { url?: string | undefined; fileName?: string | undefined; caption?: string | undefined } | undefined
+  image?: Media | undefined
+  video?: Media | undefined
+  file?: (Media & { fileName?: string | undefined }) | undefined
 }
+
+/** A URL somebody else hosts, or the fileID of an upload to Parley (Files). */
+interface Media {
+  url?: string | undefined
+  fileID?: string | undefined
+  caption?: string | undefined
+}
+
+/** The data of a media message: the uploaded file's ID, or the URL (and a file's name). */
+const mediaData = (media: (Media & { fileName?: string | undefined }) | undefined, withName: boolean) =>
+  media?.fileID !== undefined
+    ? { fileID: media.fileID }
+    : { url: media?.url ?? '', ...(withName ? { fileName: media?.fileName ?? '' } : {}) }
 
 /** A case message in chat terms: its type, body and data. */
 export function caseContent(message: CaseMessage): {
@@ -140,13 +153,9 @@ export function caseContent(message: CaseMessage): {
       return {
         type: message.messageType === 'image' ? 1002 : 1003,
         body: message[message.messageType]?.caption ?? '',
-        data: { url: message[message.messageType]?.url ?? '' },
+        data: mediaData(message[message.messageType], false),
       }
     case 'file':
-      return {
-        type: 1004,
-        body: message.file?.caption ?? '',
-        data: { url: message.file?.url ?? '', fileName: message.file?.fileName ?? '' },
-      }
+      return { type: 1004, body: message.file?.caption ?? '', data: mediaData(message.file, true) }
   }
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
 import type { ChatbotCases } from '../cases/chatbot-cases.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
+import type { Files } from '../files/files.service.js'
 import type { Repositories } from '../repositories.js'
 import { type Attempt, type ChatbotClient, type Failure, failureOf } from './attempt.js'
 import type { DeliveryContext, DeliveryRow } from './deliveries.repository.js'
@@ -61,6 +62,8 @@ export class DeliveryWorker {
       /** How deliveries reach chatbots (over HTTP; tests may wrap it). */
       client: ChatbotClient
       meter: DeliveryMeter
+      /** Links to the files visitors send, made per attempt and good for a day. */
+      files: Pick<Files, 'withLinks'>
     },
     private readonly options: DeliveryOptions,
   ) {}
@@ -252,7 +255,7 @@ export class DeliveryWorker {
   private async prepare(delivery: DeliveryRow, context: DeliveryContext | undefined) {
     const endpoint = await this.deps.chatbots.endpoint(delivery.chatbot_id)
     if (!endpoint || !context) return undefined
-    const body = deliveryBody(context)
+    const body = deliveryBody(context, (data) => this.deps.files.withLinks(data, 'day'))
     const signer = new Webhook(endpoint.secretKey)
     return {
       url: endpoint.url,

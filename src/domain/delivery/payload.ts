@@ -12,8 +12,11 @@ function choiceOf(data: Record<string, unknown>) {
 }
 
 /** What a chatbot receives for one visitor message (DESIGN §9), in the product family's shape. */
-export function deliveryBody(message: DeliveryContext): string {
-  const data = JSON.parse(message.data) as Record<string, unknown>
+export function deliveryBody(
+  message: DeliveryContext,
+  withLinks: (data: Record<string, unknown>) => Record<string, unknown>,
+): string {
+  const data = withLinks(JSON.parse(message.data) as Record<string, unknown>)
   const media = { url: data.url, caption: message.body }
   const content = (() => {
     switch (message.type) {

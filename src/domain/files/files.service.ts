@@ -117,7 +117,8 @@ export class Files {
       throw new AppError('notFound', `File ${fileID} not found`)
     if (!fitsMessageType(file.media_type, content.type))
       throw paramError('data.fileID', `is a ${file.media_type}, not fit for message type ${content.type}`)
-    return { ...content, data: described(file) }
+    // What else the data holds (a chatbot's customData) stays; the file's facts replace any URL.
+    return { ...content, data: { ...content.data, ...described(file) } }
   }
 
   /**
@@ -154,7 +155,8 @@ export class Files {
     const bytes =
       file && file.deleted_at === null ? await this.deps.store.get(keyOf(file, variant)) : undefined
     if (!file || !bytes) throw new AppError('notFound', `File ${fileID} not found`)
-    return { file, bytes }
+    // The link is the permission: a cache may keep the bytes as long as the link lasts.
+    return { file, bytes, maxAgeSeconds: Math.floor((link.expires - this.deps.clock.now()) / 1000) }
   }
 
   /** Deleted messages take their files' bytes with them; the rows stay, marked deleted. */
@@ -174,6 +176,7 @@ export class Files {
   async sweepUnsent(limit = 500): Promise<number> {
     const { database, repositories } = this.deps
     const unsent = await repositories.files.unsentFiles(database.db, this.deps.clock.now() - DAY, limit)
+    if (unsent.length === 0) return 0
     for (const file of unsent) await this.removeBytes(file)
     await repositories.files.deleteFileRows(
       database.db,

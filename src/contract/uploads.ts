@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
+import { z } from 'zod'
+import type { Uploader } from '../domain/files/files.service.js'
+import { tooLarge } from '../domain/files/uploads.js'
+import { AppError, paramError } from '../errors/app-error.js'
+import { errorEnvelope, success, successEnvelope } from '../http/envelope.js'
+import { fileShape } from './files.js'
+
+/** Room for the multipart framing around the file (boundaries, part headers). */
+const FRAMING_BYTES = 64 * 1024
+
+/**
+ * One upload route of an API family: `multipart/form-data` with one part named `file`, streamed
+ * through Files.upload. A Content-Length beyond the limit is refused before the body is read;
+ * a body without one, as soon as it passes the limit.
+ */
+export function uploadRoute(
+  app: FastifyInstance,
+  path: string,
+  options: RouteShorthandOptions & {
+    tags: string[]
+    uploader: (request: FastifyRequest) => Uploader
+    /** Where the family does not document it for all its routes (the webhook's Secret-Key). */
+    security?: Record<string, string[]>[]
+  },
+): void {
+  const { files } = app.services
+  const { uploader, tags, security, ...route } = options
+  app.post(
+    path,
+    {
+      ...route,
+      schema: {
+        summary: 'Upload a file (multipart/form-data, one part named `file`); a message then carries it',
+        tags,
+        ...(security ? { security } : {}),
+        consumes: ['multipart/form-data'],
+        response: {
+          200: successEnvelope(z.object({ file: fileShape })),
+          413: errorEnvelope('41300: the file is larger than UPLOAD_MAX_MB', {
+            status: 413,
+            code: '41300',
+            message: 'File is too large (at most 26214400 bytes)',
+          }),
+          415: errorEnvelope('41500: not multipart/form-data, or a type the organization does not take', {
+            status: 415,
+            code: '41500',
+            message: 'Files of type text/html are not accepted here',
+          }),
+        },
+      },
+      onRequest: [
+        ...[route.onRequest ?? []].flat(),
+        async (request) => {
+          if (Number(request.headers['content-length']) > files.maxBytes + FRAMING_BYTES)
+            throw tooLarge(files.maxBytes)
+        },
+      ],
+    },
+    async (request) => {
+      if (!request.isMultipart())
+        throw new AppError('unsupportedMediaType', 'Content-Type must be multipart/form-data')
+      const part = await request.file()
+      if (!part || part.fieldname !== 'file') throw paramError('file', 'is required')
+      const file = await files.upload(uploader(request), { stream: part.file, fileName: part.filename })
+      return success({ file })
+    },
+  )
+}
