@@ -61,7 +61,7 @@ export function uploadRoute(
       if (!request.isMultipart())
         throw new AppError('unsupportedMediaType', 'Content-Type must be multipart/form-data')
       const part = await request.file()
-      if (!part || part.fieldname !== 'file') throw paramError('file', 'is required')
+      if (part?.fieldname !== 'file') throw paramError('file', 'is required')
       const file = await files.upload(uploader(request), { stream: part.file, fileName: part.filename })
       return success({ file })
     },
