@@ -16,6 +16,7 @@ import { useTapTalkCompat } from './compat/taptalk/index.js'
 import type { Config } from './config/config.js'
 import { httpChatbotClient } from './domain/delivery/attempt.js'
 import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
+import { sweepUnsentFiles } from './domain/files/files.service.js'
 import { repositories } from './domain/repositories.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
 import { useCORS } from './http/cors.js'
@@ -110,7 +111,7 @@ export async function buildApp(options: AppOptions) {
   app.decorate('services', services)
   // Before any route, so that the document sees every one (/metrics is added next).
   await useDocs(app, config.publicURL, version)
-  const metrics = useMetrics(app)
+  const metrics = useMetrics(app, () => services.files.usagePerOrganization())
   const { autoStart = true, ...deliveryOptions } = options.delivery ?? {}
   const delivery = new DeliveryWorker(
     {
@@ -133,6 +134,12 @@ export async function buildApp(options: AppOptions) {
   )
   app.decorate('delivery', delivery)
   if (autoStart) app.addHook('onReady', async () => delivery.start())
+  // Files uploaded and never sent go after a day; looked for every hour.
+  let stopSweeping = () => {}
+  app.addHook('onReady', async () => {
+    stopSweeping = sweepUnsentFiles(services.files, 3_600_000, app.log)
+  })
+  app.addHook('preClose', async () => stopSweeping())
   // Before the database closes: finish (or release) what is in flight.
   app.addHook('preClose', async () => delivery.stop())
   app.addHook('onClose', async () => {

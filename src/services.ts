@@ -7,6 +7,7 @@ import { DEFAULT_REOPEN_WINDOW_HOURS } from './domain/cases/case-reopen.js'
 import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
 import { FileLinks } from './domain/files/file-links.js'
+import { FileTypeSettings } from './domain/files/file-type-settings.js'
 import { Files } from './domain/files/files.service.js'
 import { MessageSync } from './domain/messages/message-sync.js'
 import { MessagesService } from './domain/messages/messages.service.js'
@@ -56,6 +57,8 @@ export interface Services {
   sync: MessageSync
   /** Uploaded files: upload, signed links, download, lifecycle. */
   files: Files
+  /** The media types each organization takes. */
+  fileTypes: FileTypeSettings
 }
 
 export interface Dependencies {
@@ -175,5 +178,6 @@ export function createServices({
     messages,
     sync,
     files,
+    fileTypes: new FileTypeSettings({ database, audit, repositories }),
   }
 }

@@ -1,5 +1,6 @@
 import sharp from 'sharp'
 import { beforeAll, expect, test } from 'vitest'
+import { signInAgent } from './support/agents.js'
 import { useServer } from './support/app.js'
 import { openCase } from './support/cases.js'
 import { bearer, createOrganization, type TestClient } from './support/clients.js'
@@ -212,5 +213,38 @@ describeEachDatabase('attachments', (dialect) => {
     expect(empty.json.error).toMatchObject({ code: '40002', field: 'file' })
     const anonymous = await upload(server(), VISITOR_UPLOAD, pdf)
     expect(anonymous.status).toBe(401)
+  })
+
+  test("an admin chooses the types the organization takes; /metrics tells each organization's files and bytes", async () => {
+    const own = await createOrganization(server(), 'Picky')
+    const admin = await signInAgent(server(), own.organizationID, 'admin@picky.test', { role: 'admin' })
+    const agent = await signInAgent(server(), own.organizationID, 'agent@picky.test')
+    const visitor = await own.signIn('picky-visitor')
+    const pdf = Buffer.from('%PDF-1.4\n%%EOF\n')
+    expect((await admin.call('/admin/file_types/get')).json.data.isDefault).toBe(true)
+    const set = await admin.call('/admin/file_types/set', {
+      fileTypes: ['application/PDF', 'application/pdf'],
+    })
+    expect(set.json.data).toEqual({ fileTypes: ['application/pdf'], isDefault: false })
+    const picture = await upload(server(), VISITOR_UPLOAD, await png(5, 5), as(visitor))
+    expect([picture.status, picture.json.error.message]).toEqual([
+      415,
+      'Files of type image/png are not accepted here',
+    ])
+    expect((await upload(server(), VISITOR_UPLOAD, pdf, as(visitor))).status).toBe(200)
+
+    expect((await agent.call('/admin/file_types/set', { fileTypes: null })).json.error.code).toBe('40301')
+    for (const fileTypes of ['image/png', ['png'], ['a/b\u0000'], Array(101).fill('a/b')]) {
+      const refused = await admin.call('/admin/file_types/set', { fileTypes })
+      expect(refused.json.error).toMatchObject({ code: '40002', field: 'fileTypes' })
+    }
+    expect((await admin.call('/admin/file_types/set', { fileTypes: null })).json.data.isDefault).toBe(true)
+    expect((await upload(server(), VISITOR_UPLOAD, await png(5, 5), as(visitor))).status).toBe(200)
+
+    const metrics = await (await fetch(`${server().url}/metrics`)).text()
+    const line = (name: string) =>
+      metrics.split('\n').find((l) => l.startsWith(`${name}{organization="${own.organizationID}"}`))
+    expect(line('parley_files')).toMatch(/ 2$/)
+    expect(Number(line('parley_file_bytes')?.split(' ')[1])).toBeGreaterThan(pdf.length)
   })
 })

@@ -3,11 +3,15 @@ import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client'
 import { SECURITY } from './docs.js'
 import { plainText } from './envelope.js'
 
+/** What the uploaded files of each organization take, read from the database at each scrape. */
+export type FileUsage = () => Promise<{ organizationID: string; files: number; bytes: number }[]>
+
 /**
- * Prometheus metrics at GET /metrics: the process's defaults and the delivery outbox's (the
- * meter returned here is what the delivery worker counts with: its DeliveryMeter).
+ * Prometheus metrics at GET /metrics: the process's defaults, the delivery outbox's (the meter
+ * returned here is what the delivery worker counts with: its DeliveryMeter) and the files each
+ * organization stores.
  */
-export function useMetrics(app: FastifyInstance) {
+export function useMetrics(app: FastifyInstance, fileUsage: FileUsage) {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'parley_' })
   const counter = (name: string, help: string) => new Counter({ name, help, registers: [registry] })
@@ -20,6 +24,21 @@ export function useMetrics(app: FastifyInstance) {
     help: 'How long the oldest due delivery has been waiting.',
     registers: [registry],
   })
+  const usage = (name: string, help: string, of: 'files' | 'bytes') =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['organization'],
+      registers: [registry],
+      // Set at each scrape from what the database holds: every instance answers the same.
+      async collect() {
+        this.reset()
+        for (const organization of await fileUsage())
+          this.set({ organization: organization.organizationID }, organization[of])
+      },
+    })
+  usage('parley_files', 'Uploaded files stored, per organization.', 'files')
+  usage('parley_file_bytes', 'Bytes of uploaded files stored, per organization (its quota use).', 'bytes')
   const schema = {
     summary: 'Prometheus metrics (text exposition format)',
     tags: ['operations'],

@@ -58,6 +58,17 @@ const agentUpdate = params({
 const agentRequest = params({ agentAccountID: requiredID() })
 const passwordSet = params({ agentAccountID: requiredID(), password: requiredText({ max: 1024 }) })
 const auditRequest = params({ limit: optionalInteger({ min: 1, max: 500, fallback: 100 }) })
+const fileTypesSet = params({
+  fileTypes: (name) => {
+    const error = `Param '${name}' must be a list of media types (like image/png), or null`
+    return z
+      .array(z.string({ error }).regex(/^[\w.+-]{1,60}\/[\w.+-]{1,60}$/, { error }), { error })
+      .max(100, { error: `Param '${name}' must have at most 100 media types` })
+      .nullable()
+      .describe("The media types to take, as sniffed from the bytes; null: Parley's default list.")
+  },
+})
+const fileTypesShape = z.object({ fileTypes: z.array(z.string()), isDefault: z.boolean() })
 
 /**
  * The admin API (DESIGN §10): an organization's server keys, app keys, chatbots, topics and agents, for its
@@ -69,7 +80,7 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
   // agent lists are organization reads (get_team, the visitor API) with no rule of their own.
   fastify.addHook('preHandler', async (request) => requireAdmin(agentActor(request.agent)))
   const app = fastify.withTypeProvider<ZodTypeProvider>()
-  const { serverKeys, appKeys, chatbots, topics, agents, audit } = app.services
+  const { serverKeys, appKeys, chatbots, topics, agents, audit, fileTypes } = app.services
   const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
     schema: {
       summary,
@@ -215,5 +226,15 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
     `${PREFIX}/audit_log/list`,
     describe('Changes, newest first', auditRequest, z.object({ entries: z.array(auditEntryShape) })),
     async (r) => success({ entries: await audit.list(admin(r), org(r), r.body.limit) }),
+  )
+  app.post(
+    `${PREFIX}/file_types/get`,
+    describe('The media types your organization takes in uploads', nothing, fileTypesShape),
+    async (r) => success(await fileTypes.get(admin(r), org(r))),
+  )
+  app.post(
+    `${PREFIX}/file_types/set`,
+    describe('Choose the media types your organization takes in uploads', fileTypesSet, fileTypesShape),
+    async (r) => success(await fileTypes.set(admin(r), org(r), r.body.fileTypes)),
   )
 }

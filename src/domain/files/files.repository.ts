@@ -48,15 +48,19 @@ export const deleteFileRows = (db: Kysely<Schema>, ids: readonly string[]) =>
   db.deleteFrom('files').where('id', 'in', ids).execute()
 
 /** Bytes stored per organization (files whose bytes are kept). */
-export const bytesPerOrganization = async (db: Kysely<Schema>) =>
+export const usagePerOrganization = async (db: Kysely<Schema>) =>
   (
     await db
       .selectFrom('files')
-      .select(['organization_id', sql<string>`sum(size)`.as('bytes')])
+      .select(['organization_id', sql<string>`count(*)`.as('files'), sql<string>`sum(size)`.as('bytes')])
       .where('deleted_at', 'is', null)
       .groupBy('organization_id')
       .execute()
-  ).map((row) => ({ organizationID: row.organization_id, bytes: Number(row.bytes) }))
+  ).map((row) => ({
+    organizationID: row.organization_id,
+    files: Number(row.files),
+    bytes: Number(row.bytes),
+  }))
 
 export const fileTypesOf = async (db: Kysely<Schema>, organizationID: string) =>
   (
@@ -66,3 +70,6 @@ export const fileTypesOf = async (db: Kysely<Schema>, organizationID: string) =>
       .where('id', '=', organizationID)
       .executeTakeFirst()
   )?.file_types
+
+export const setFileTypes = (db: Kysely<Schema>, organizationID: string, fileTypes: string | null) =>
+  db.updateTable('organizations').set({ file_types: fileTypes }).where('id', '=', organizationID).execute()

@@ -185,8 +185,9 @@ export class Files {
     return unsent.length
   }
 
-  bytesPerOrganization() {
-    return this.deps.repositories.files.bytesPerOrganization(this.deps.database.db)
+  /** How many files, and how many bytes, each organization stores. */
+  usagePerOrganization() {
+    return this.deps.repositories.files.usagePerOrganization(this.deps.database.db)
   }
 
   private async removeBytes(file: Selectable<FilesTable>) {
@@ -219,3 +220,19 @@ const described = (file: Selectable<FilesTable>) => ({
   height: file.height,
   hasThumbnail: file.has_thumbnail === 1,
 })
+
+/**
+ * Sweeps files never sent every `everyMs` (on every instance: a sweep takes rows no other
+ * sweep has yet, and deleting bytes twice is no error). Its stop.
+ */
+export function sweepUnsentFiles(
+  files: Files,
+  everyMs: number,
+  log: { warn: (o: object, m: string) => void },
+) {
+  const timer = setInterval(() => {
+    files.sweepUnsent().catch((error: unknown) => log.warn({ err: error }, 'sweeping unsent files failed'))
+  }, everyMs)
+  timer.unref()
+  return () => clearInterval(timer)
+}
