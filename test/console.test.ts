@@ -11,6 +11,7 @@ import { startEchoBot } from './support/echo-bot.js'
 import { operator } from './support/fixtures.js'
 import { freePort } from './support/processes.js'
 import { connect, type TestSocket } from './support/sockets.js'
+import { png, upload } from './support/uploads.js'
 
 // The console in a real browser, against a real Parley, a real echo bot and a real visitor
 // socket: the whole support flow from the admin's first chatbot to a closed case.
@@ -364,6 +365,47 @@ for (const dialect of dialects) {
       const cookie = (await laptop.cookies()).map(({ name, value }) => `${name}=${value}`).join('; ')
       const session = (await server.post('/api/agent/v1/auth/get_session', {}, { cookie })).json
       expect(session.data.agentAccount.notifications).toEqual({ sound: true, desktop: true })
+    })
+
+    test('an image the agent attaches shows as its thumbnail; a PDF the visitor sends as a download with name and size', async () => {
+      const image = await png(640, 480)
+      await page
+        .getByTestId('attach-input')
+        .setInputFiles({ name: 'map.png', mimeType: 'image/png', buffer: image })
+      const thumbnail = page.locator('.bubble-row.ours .attachment-image img[alt="map.png"]')
+      await thumbnail.waitFor(WAIT)
+      // Loaded from Parley's own origin, as the console's CSP requires, at thumbnail size.
+      await page.waitForFunction(
+        'document.querySelector(".attachment-image img[alt=\'map.png\']").naturalWidth === 320',
+        undefined,
+        WAIT,
+      )
+      const sent = await visitorSocket.waitUntil(
+        (f) => f.eventName === 'chat/sendMessage' && f.data.data?.fileName === 'map.png',
+        WAIT.timeout,
+      )
+      expect(sent.data).toMatchObject({
+        type: 1002,
+        data: { mediaType: 'image/png', width: 640, height: 480 },
+      })
+
+      const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\n%%EOF\n')
+      const { file } = (
+        await upload(server, '/api/visitor/v1/client/file/upload', pdf, {
+          fileName: 'invoice.pdf',
+          headers: { authorization: `Bearer ${visitor.accessToken}` },
+        })
+      ).json.data
+      await visitor.call('/api/visitor/v1/client/case/send_message', {
+        id: flow.caseID,
+        localID: 'invoice',
+        messageType: 'file',
+        file: { fileID: file.fileID, caption: 'my invoice' },
+      })
+      const download = page.locator('.bubble-row.visitor .attachment-file', { hasText: 'invoice.pdf' })
+      await download.waitFor(WAIT)
+      await expect(download.locator('.attachment-size').textContent()).resolves.toBe(`${pdf.length} B`)
+      await shot(page, 'case-attachments')
     })
 
     test("a case passed to a topic nobody works stays in the admin's queue, and moves on from there", async () => {

@@ -30,14 +30,29 @@ type Body<P extends AgentPath> =
   Record<never, never> extends Request<P> ? [body?: Request<P>] : [body: Request<P>]
 
 /** POSTs to the agent API (`/api/agent/v1/<path>`) and answers the envelope's data. */
-export async function call<P extends AgentPath>(path: P, ...[body]: Body<P>): Promise<Answer<P>> {
+export function call<P extends AgentPath>(path: P, ...[body]: Body<P>): Promise<Answer<P>> {
+  return post(path, JSON.stringify(body ?? {}), { 'content-type': 'application/json' })
+}
+
+/** Uploads a file the agent chose (`file/upload`); a message then carries it by its fileID. */
+export async function upload(file: File): Promise<Answer<'file/upload'>['file']> {
+  const form = new FormData()
+  form.append('file', file, file.name)
+  return (await post('file/upload', form, {})).file
+}
+
+async function post<P extends AgentPath>(
+  path: P,
+  body: string | FormData,
+  headers: Record<string, string>,
+): Promise<Answer<P>> {
   let response: Response
   try {
     response = await fetch(`/api/agent/v1/${path}`, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
-      body: JSON.stringify(body ?? {}),
+      headers: { ...headers, 'x-csrf-token': csrfToken },
+      body,
     })
   } catch {
     throw new APIError(0, 'network', 'Parley cannot be reached. Check your connection and try again.')

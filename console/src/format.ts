@@ -31,3 +31,10 @@ export function waitLevel(since: number, now: number): 'ok' | 'warn' | 'late' {
   if (elapsed >= 5 * MINUTE) return 'warn'
   return 'ok'
 }
+
+/** A file's size as people read it: 820 B, 14 KB, 2.4 MB. */
+export function fileSize(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`
+  const [value, unit] = bytes < 1_000_000 ? [bytes / 1000, 'KB'] : [bytes / 1_000_000, 'MB']
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit}`
+}

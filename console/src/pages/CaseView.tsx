@@ -9,6 +9,7 @@ import { tabOf, useInbox } from '../inbox'
 import { useShortcut } from '../keyboard'
 import type { Case, LiveEvent, Message } from '../types'
 import { useLiveEvents, useNames, useWorkspace } from '../workspace'
+import { AttachButton } from './AttachButton'
 import { useCannedPicker } from './CannedPicker'
 import { useCaseNotes } from './CaseNotes'
 import { ReopenButton, TagEditor } from './CaseTags'
@@ -286,6 +287,7 @@ function Composer({
         </button>
       </form>
       <div className="actions">
+        <AttachButton caseID={caseID} onSent={onSent} />
         <TransferButton item={item} onChanged={onChanged}>
           Transfer…
         </TransferButton>

@@ -3,6 +3,7 @@ import { fullTime, when } from '../format'
 import type { Message, Note } from '../types'
 import { useNames } from '../workspace'
 import { NoteItem } from './CaseNotes'
+import { Content } from './MessageContent'
 
 const SYSTEM = 9001
 
@@ -87,66 +88,4 @@ function timeline(messages: Message[], notes: Note[]): (Message | Note)[] {
     items.push(message)
   }
   return items.concat(notes.slice(n))
-}
-
-/** A message's content; media and files are links (the console loads nothing from elsewhere). */
-function Content({ message }: { message: Message }) {
-  if (message.isDeleted) return <p className="muted">This message was deleted.</p>
-  const url = typeof message.data.url === 'string' ? message.data.url : ''
-  if (url) {
-    const label = { 1002: 'Image', 1003: 'Video', 1004: 'File' }[message.type] ?? 'Attachment'
-    const name = typeof message.data.fileName === 'string' ? message.data.fileName : url
-    return (
-      <p>
-        <a href={url} target="_blank" rel="noopener noreferrer">
-          {label}: {name}
-        </a>
-        {message.body && <span className="caption">{message.body}</span>}
-      </p>
-    )
-  }
-  if (message.type === 1005) {
-    const { latitude, longitude, name, address } = message.data as Record<string, string | number | undefined>
-    return <p>Location: {[name, address].filter(Boolean).join(', ') || `${latitude}, ${longitude}`}</p>
-  }
-  const offered = quickReplies(message.data)
-  return (
-    <>
-      <p className="text">{message.body}</p>
-      {offered.length > 0 && (
-        <ul className="quick-replies" aria-label="Quick replies offered">
-          {offered.map((title, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: titles may repeat; the list never changes
-            <li key={index}>{title}</li>
-          ))}
-        </ul>
-      )}
-    </>
-  )
-}
-
-/**
- * The titles of the buttons or list rows a chatbot's interactive message offers (its
- * `data.customData`, a JSON string or object: `{type: "interactive", interactive: {...}}`).
- */
-function quickReplies(data: Record<string, unknown>): string[] {
-  let custom = data.customData
-  try {
-    if (typeof custom === 'string') custom = JSON.parse(custom)
-  } catch {
-    return []
-  }
-  const interactive = (custom as { interactive?: unknown } | null)?.interactive as
-    | {
-        buttonAction?: { buttons?: { reply?: { title?: unknown } }[] }
-        listAction?: { sections?: { rows?: { title?: unknown }[] }[] }
-      }
-    | undefined
-  const titles = [
-    ...(interactive?.buttonAction?.buttons ?? []).map((button) => button?.reply?.title),
-    ...(interactive?.listAction?.sections ?? [])
-      .flatMap((section) => section?.rows ?? [])
-      .map((row) => row?.title),
-  ]
-  return titles.filter((title): title is string => typeof title === 'string')
 }
