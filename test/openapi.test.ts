@@ -19,6 +19,8 @@ const PUBLIC = ['get /healthz', 'get /readyz', 'get /metrics', 'post /api/agent/
 
 /** Answers in plain text (the webhook's, the metrics); every other documented route answers JSON. */
 const TEXT = [`POST ${WEBHOOK}`, 'GET /metrics']
+/** Routes that answer a file's bytes. */
+const BYTES = ['GET /files/{fileID}/{variant}/{fileName}', 'POST /v1/chat/file/download']
 /** Routes left out of the document: the console's pages and files, and the docs themselves. */
 const UNDOCUMENTED = /^GET \/(console(\/.*)?|docs(\/.*)?|widget\.js)?$/
 
@@ -129,8 +131,14 @@ describe('the OpenAPI document at /docs/json', () => {
         continue
       }
       const content = operation.responses['200']?.content ?? {}
-      const json = !TEXT.includes(route.replace(/:(\w+)/g, '{$1}'))
-      expect(Object.keys(content), route).toEqual([json ? 'application/json' : 'text/plain'])
+      const documented = route.replace(/:(\w+)/g, '{$1}')
+      const json = !TEXT.includes(documented) && !BYTES.includes(documented)
+      const type = json
+        ? 'application/json'
+        : BYTES.includes(documented)
+          ? 'application/octet-stream'
+          : 'text/plain'
+      expect(Object.keys(content), route).toEqual([type])
       if (json) expect(content['application/json'].schema.properties.data, route).toBeDefined()
     }
   })

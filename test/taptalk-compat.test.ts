@@ -74,7 +74,10 @@ describeEachDatabase('TapTalk.io compatibility', (dialect) => {
 
   test('project_configs needs the App-Key alone', async () => {
     const reply = await sdkCall('/v1/client/project_configs', '')
-    expect(reply.json).toMatchObject({ status: 200, data: { core: { chatMediaMaxFileSize: 0 } } })
+    expect(reply.json).toMatchObject({
+      status: 200,
+      data: { core: { chatMediaMaxFileSize: 25 * 1024 * 1024 } },
+    })
     const without = await server().post('/v1/client/project_configs')
     expect(without.json).toMatchObject({ status: 400, error: { code: '40001' } })
   })

@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ACCESS_TOKEN_LIFETIME_MS } from '../src/domain/sessions/access-tokens.js'
 import { startServer, stopServer, type TestServer } from './support/app.js'
@@ -7,6 +8,7 @@ import { createOrganization, requestTicket } from './support/clients.js'
 import { dialects } from './support/databases.js'
 import { operator } from './support/fixtures.js'
 import { servePage } from './support/taptalk-page.js'
+import { png } from './support/uploads.js'
 
 // The TapTalk.io web SDK, unmodified, in Chromium against Parley: two users, each in their own
 // browser context, from ticket to logout (issue 16's twenty steps). The steps are one flow: each
@@ -22,7 +24,7 @@ for (const dialect of dialects) {
     let org: Awaited<ReturnType<typeof createOrganization>>
     let key: { appKeyID: string; appKeySecret: string }
     const users: Record<'ann' | 'bob', { page: Page; userID: string }> = {} as never
-    const flow = { roomID: '', messageID: '' }
+    const flow = { roomID: '', messageID: '', room: undefined as unknown }
 
     /** Runs `script` (a function body over `sdk`, `callback`, `heard`) in the user's page. */
     // biome-ignore lint/suspicious/noExplicitAny: what the SDK answers is asserted field by field
@@ -80,7 +82,7 @@ for (const dialect of dialects) {
 
     test('1-4. init, authenticate with a ticket, connect, an empty room list', async () => {
       for (const who of ['ann', 'bob'] as const) {
-        expect(await init(who)).toMatchObject({ core: { chatMediaMaxFileSize: 0 } })
+        expect(await init(who)).toMatchObject({ core: { chatMediaMaxFileSize: 25 * 1024 * 1024 } })
         const { ticket, userID } = await requestTicket(server, org.serverKey, who, {
           fullName: `User ${who}`,
         })
@@ -109,6 +111,7 @@ for (const dialect of dialects) {
       const [low, high] = [users.ann.userID, users.bob.userID].sort((a, b) => Number(BigInt(a) - BigInt(b)))
       flow.roomID = `${low}-${high}`
       expect(room).toMatchObject({ success: true, room: { roomID: flow.roomID, name: 'User bob', type: 1 } })
+      flow.room = room.room
       await inPage(
         'ann',
         'sdk.tapCoreMessageManager.sendTextMessage("Hello Bob 👋", arg, () => {})',
@@ -228,7 +231,42 @@ for (const dialect of dialects) {
       expect(received.message.body).toBe('from the API')
     })
 
-    test('16. logout ends the session on the server', async () => {
+    test('16. an image: uploaded by the SDK, sent, and downloaded by the other user by its fileID', async () => {
+      const image = await png(120, 90)
+      const sent = await inPage(
+        'ann',
+        `const bytes = Uint8Array.from(atob(arg.png), (c) => c.charCodeAt(0))
+         const file = new File([bytes], 'sunset.png', { type: 'image/png' })
+         const c = callback()
+         sdk.tapCoreMessageManager.sendImageMessage(file, 'a sunset', arg.room, { ...c.callback, onStart() {}, onProgress() {} })
+         return c.promise`,
+        { png: image.toString('base64'), room: flow.room },
+      )
+      expect(sent.ok?.[0]?.data).toMatchObject({ fileName: 'sunset.png', mediaType: 'image/png', width: 120 })
+      const received = await heard('bob', `h.kind === 'new' && h.message.type === 1002`)
+      expect(received.message.body).toBe('🖼 a sunset')
+      const { fileID } = received.message.data
+      const stored = await server.app.database.db
+        .selectFrom('files')
+        .select(['message_id', 'uploader_id', 'size'])
+        .where('id', '=', fileID)
+        .executeTakeFirstOrThrow()
+      expect(stored).toMatchObject({ message_id: received.message.messageID, uploader_id: users.ann.userID })
+      const downloaded = await inPage(
+        'bob',
+        `const c = callback()
+         sdk.tapCoreChatRoomManager.downloadMessageFile(arg, { ...c.callback, onProgress() {} })
+         return c.promise`,
+        received.message,
+      )
+      // What the SDK uploaded (it redraws images before sending), byte for byte as Parley holds it.
+      expect(downloaded.ok?.[0]?.contentType).toBe('image/png')
+      const bytes = Buffer.from(downloaded.ok?.[0]?.base64, 'base64')
+      expect(bytes.length).toBe(Number(stored.size))
+      expect(await sharp(bytes).metadata()).toMatchObject({ format: 'png', width: 120, height: 90 })
+    })
+
+    test('17. logout ends the session on the server', async () => {
       const reply = await inPage(
         'bob',
         'const c = callback(); sdk.taptalk.logoutAndClearAllTapTalkData(c.callback); return c.promise',

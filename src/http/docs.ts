@@ -11,7 +11,7 @@ const OPENAPI_VERSION = '3.1.0'
 const PARTS = ['body', 'querystring', 'params', 'headers'] as const
 
 const bearer = (description: string) => ({ type: 'http', scheme: 'bearer', description }) as const
-const apiKey = (where: 'header' | 'cookie', name: string, description: string) =>
+const apiKey = (where: 'header' | 'cookie' | 'query', name: string, description: string) =>
   ({ type: 'apiKey', in: where, name, description }) as const
 
 /** How callers prove who they are; Swagger UI's Authorize holds one value per scheme. */
@@ -32,6 +32,11 @@ const SECURITY_SCHEMES = {
     'The `csrfToken` of the login: changes made with the session cookie must carry it.',
   ),
   secretKey: apiKey('header', 'Secret-Key', "The chatbot's secret key (`whsec_...`)."),
+  signedLink: apiKey(
+    'query',
+    'signature',
+    "A file's link as Parley gives it in a message (with `expires`): the link is the permission.",
+  ),
   appKey: apiKey(
     'header',
     'App-Key',
@@ -57,6 +62,8 @@ export const SECURITY = {
   /** Agent routes that change nothing (`config.csrf: false`): the cookie alone will do. */
   agentRead: [all('agentToken'), all('agentSession')],
   webhook: [all('secretKey')],
+  /** A file's download: its signed link. */
+  signedLink: [all('signedLink')],
   /** The TapTalk.io SDKs' project configuration: their app key alone. */
   appKey: [all('appKey')],
   /** The WebSocket: a client's or an agent's token, or the console's cookie (same origin). */

@@ -66,6 +66,14 @@ export const errorEnvelope = (
       ],
     })
 
+/** An answer of a file's bytes (as their own media type), in OpenAPI's own response shape. */
+export const fileBytes = (description: string) => ({
+  description,
+  content: {
+    'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+  },
+})
+
 /** A plain-text answer (the webhook's, /metrics'), in OpenAPI's own response shape. */
 export const plainText = (description: string, ...examples: string[]) => ({
   description,

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { showsInline } from '../../domain/files/file-types.js'
+import { SECURITY } from '../../http/docs.js'
+import { fileBytes } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
 
 const link = {
@@ -29,7 +31,10 @@ export async function filesAPI(fastify: FastifyInstance): Promise<void> {
       schema: {
         summary: 'Download an uploaded file by its signed link (403 forged or expired, 404 gone)',
         tags: ['files'],
+        // The signed link is the permission: no credentials go with it (an <img> sends none).
+        security: SECURITY.signedLink,
         ...link,
+        response: { 200: fileBytes('The bytes, as their media type (nosniff, sandboxed).') },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { AppKeyError, type AppKeyIdentity } from '../../domain/app-keys/app-keys.service.js'
+import type { FileObject } from '../../domain/files/files.service.js'
 import type { Message } from '../../domain/messages/message.js'
 import type { RoomListEntry } from '../../domain/messages/message-sync.js'
 import type { MessagesService } from '../../domain/messages/messages.service.js'
@@ -10,6 +11,7 @@ import { isClientFacing } from '../../http/cors.js'
 import { SECURITY } from '../../http/docs.js'
 import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
+import { DOWNLOAD, taptalkFiles } from './files.js'
 import { toSDKMessage, toSDKRoom } from './model.js'
 import { taptalkDialect } from './socket.js'
 
@@ -53,7 +55,9 @@ export async function useTapTalkCompat(app: FastifyInstance): Promise<void> {
     const taptalk: NonNullable<FastifyRequest['taptalk']> = {}
     request.taptalk = taptalk
     request.lenientBody = true
-    delete request.headers['content-type']
+    // Any type is JSON to it, but an upload is multipart.
+    if (!String(request.headers['content-type']).startsWith('multipart/form-data'))
+      delete request.headers['content-type']
     request.dialect = taptalkDialect
     appKeys.authenticate(header).then((appKey) => {
       taptalk.appKey = appKey
@@ -90,12 +94,16 @@ export async function useTapTalkCompat(app: FastifyInstance): Promise<void> {
   })
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.taptalk && reply.statusCode !== 200 && isJSON(reply.getHeader('content-type')))
+    if (request.taptalk && reply.statusCode !== 200 && isJSON(reply.getHeader('content-type'))) {
       reply.code(200)
+      // Its download reads an answer as an error only when typed exactly so.
+      if (request.routeOptions.url === DOWNLOAD) reply.header('content-type', 'application/json')
+    }
     done(null, payload)
   })
 
   await app.register(projectConfigs)
+  await app.register(taptalkFiles)
 }
 
 /** Receipts for messages not sent yet carry the SDK's placeholder ID "0". */
@@ -108,6 +116,7 @@ function dropPlaceholderIDs(request: FastifyRequest): void {
 const isJSON = (type: unknown) => typeof type === 'string' && type.startsWith('application/json')
 
 interface Data {
+  file?: FileObject
   messages?: Message[]
   message?: Message
   room?: RoomSummary
@@ -134,6 +143,8 @@ async function roomListMessages(
 }
 
 function toSDKData(data: Data): unknown {
+  // An upload: the file's facts at the top, its link as `fileURL`.
+  if (data.file) return { ...data.file, fileURL: data.file.url }
   // The SDK's lists are newest first.
   if (data.messages) return { ...data, messages: [...data.messages].reverse().map(toSDKMessage) }
   if (data.message) return { ...data, message: toSDKMessage(data.message) }
@@ -168,10 +179,10 @@ async function projectConfigs(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       if (!request.taptalk?.appKey) throw new AppKeyError('missing')
-      // No uploads yet: the SDK refuses files itself rather than sending them nowhere.
+      // The SDK refuses larger files itself; photos of users and rooms are not stored here.
       return success({
         core: {
-          chatMediaMaxFileSize: 0,
+          chatMediaMaxFileSize: app.services.files.maxBytes,
           roomPhotoMaxFileSize: 0,
           userPhotoMaxFileSize: 0,
           groupMaxParticipants: 500,

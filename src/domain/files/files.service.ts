@@ -159,6 +159,18 @@ export class Files {
     return { file, bytes, maxAgeSeconds: Math.floor((link.expires - this.deps.clock.now()) / 1000) }
   }
 
+  /**
+   * The bytes of a file sent in `roomID` (the caller may read that room): how the TapTalk.io
+   * SDKs download by fileID rather than by link. 404 for a file not sent there, or deleted.
+   */
+  async openInRoom(fileID: string, roomID: string) {
+    const file = await this.deps.repositories.files.findFile(this.deps.database.db, fileID)
+    const usable = file && file.room_id === roomID && file.deleted_at === null
+    const bytes = usable ? await this.deps.store.get(keyOf(file)) : undefined
+    if (!file || !bytes) throw new AppError('notFound', `File ${fileID} not found`)
+    return { file, bytes }
+  }
+
   /** Deleted messages take their files' bytes with them; the rows stay, marked deleted. */
   async deleteOfMessages(messageIDs: readonly string[]): Promise<void> {
     const { database, repositories } = this.deps
