@@ -160,4 +160,28 @@ describeEachDatabase('attachments on S3, by visitors, agents and chatbots', (dia
     })
     expect(justFits.status).toBe(415) // within the limit; zeros are no type the organization takes
   })
+
+  test('a store that is down answers 503 (try again); once it is back, the retry goes through', async () => {
+    const org = await createOrganization(server, 'Weather')
+    const visitor = await org.signIn('visitor-weather')
+    const before = (
+      await upload(server, VISITOR_UPLOAD, await png(8, 8), { headers: bearer(visitor.accessToken) })
+    ).json.data.file
+    await s3.down()
+    try {
+      const refused = await upload(server, VISITOR_UPLOAD, await png(9, 9), {
+        headers: bearer(visitor.accessToken),
+      })
+      expect([refused.status, refused.json.error.code]).toEqual([503, '50300'])
+      expect(refused.headers.get('retry-after')).toBe('1')
+      expect((await download(server, before.url)).status).toBe(503)
+    } finally {
+      await s3.up()
+    }
+    const retried = await upload(server, VISITOR_UPLOAD, await png(9, 9), {
+      headers: bearer(visitor.accessToken),
+    })
+    expect(retried.status).toBe(200)
+    expect((await download(server, before.url)).status).toBe(200)
+  })
 })

@@ -27,8 +27,17 @@ const BROKEN_CONNECTION = [
 const isOutageState = (state: string) =>
   state.startsWith('08') || state === '53300' || /^57P0[123]$/.test(state)
 
-/** True when the database is away or busy for now: the same request may well succeed later. */
+/** A store of Parley's (S3-compatible storage) is away or overloaded for now: answered 503. */
+export class StoreUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`storage unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    this.name = 'StoreUnavailable'
+  }
+}
+
+/** True when the database or a store is away or busy for now: the same request may well succeed later. */
 export function isUnavailable(error: unknown): boolean {
+  if (error instanceof StoreUnavailable) return true
   if (!(error instanceof Error)) return false
   const code = (error as { code?: unknown }).code
   if (typeof code === 'string') {

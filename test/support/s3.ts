@@ -6,30 +6,42 @@ import type { S3Settings } from '../../src/config/config.js'
 
 /**
  * An S3-compatible server of the test's own (npm `s3rver`, keeping objects in a temporary
- * directory) with one bucket, and the settings that reach it as a self-hosted store would be reached.
+ * directory) with one bucket, and the settings that reach it as a self-hosted store would be
+ * reached. `down()` stops it and `up()` starts it again on the same port with the same objects,
+ * as a store that restarts.
  */
-export async function startS3(
-  bucket = 'parley',
-): Promise<{ settings: S3Settings; stop: () => Promise<void> }> {
+export async function startS3(bucket = 'parley') {
   const directory = mkdtempSync(join(tmpdir(), 'parley-s3-'))
-  const server = new S3rver({
-    port: 0,
-    address: '127.0.0.1',
-    silent: true,
-    directory,
-    configureBuckets: [{ name: bucket }],
-  })
-  const { port } = await server.run()
+  let port = 0
+  let server: S3rver | undefined
+  const up = async () => {
+    server = new S3rver({
+      port,
+      address: '127.0.0.1',
+      silent: true,
+      directory,
+      configureBuckets: [{ name: bucket }],
+    })
+    port = (await server.run()).port
+  }
+  const down = async () => {
+    await server?.close()
+    server = undefined
+  }
+  await up()
+  const settings: S3Settings = {
+    bucket,
+    region: 'us-east-1',
+    endpoint: `http://127.0.0.1:${port}`,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  }
   return {
-    settings: {
-      bucket,
-      region: 'us-east-1',
-      endpoint: `http://127.0.0.1:${port}`,
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    },
+    settings,
+    up,
+    down,
     stop: async () => {
-      await server.close()
+      await down()
       rmSync(directory, { recursive: true, force: true })
     },
   }

@@ -9,6 +9,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3'
 import type { S3Settings } from '../../config/config.js'
+import { isUnavailable, StoreUnavailable } from '../../errors/faults.js'
 import type { FileStore } from './file-store.js'
 
 /** Files as objects of one bucket of S3-compatible storage, shared by every instance. */
@@ -29,21 +30,27 @@ export class S3FileStore implements FileStore {
   }
 
   async put(key: string, path: string, size: number, mediaType: string): Promise<void> {
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.settings.bucket,
-        Key: key,
-        Body: createReadStream(path),
-        ContentLength: size,
-        ContentType: mediaType,
-      }),
+    const { bucket } = this.settings
+    const body = createReadStream(path)
+    await this.guarded(() =>
+      this.client.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: body,
+          ContentLength: size,
+          ContentType: mediaType,
+        }),
+      ),
     )
     await unlink(path)
   }
 
   async get(key: string): Promise<Readable | undefined> {
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }))
+      const object = await this.guarded(() =>
+        this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key })),
+      )
       return object.Body as Readable
     } catch (error) {
       if (error instanceof NoSuchKey) return undefined
@@ -52,10 +59,23 @@ export class S3FileStore implements FileStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key }))
+    await this.guarded(() =>
+      this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: key })),
+    )
   }
 
   close(): void {
     this.client.destroy()
+  }
+
+  /** A store that cannot be reached, or answers 5xx (SlowDown, InternalError), is away for now. */
+  private async guarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode
+      if (isUnavailable(error) || status === undefined || status >= 500) throw new StoreUnavailable(error)
+      throw error
+    }
   }
 }
