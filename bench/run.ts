@@ -4,10 +4,11 @@ import { type Figures, load, printTable, startService } from './lib.js'
 import { benchRealtime, benchRealtimeBaseline, printRealtime } from './realtime.bench.js'
 import { benchSearch, printSearch } from './search.bench.js'
 import { benchTicket } from './ticket.bench.js'
+import { benchUploads, printUploads } from './upload.bench.js'
 import { benchWebhook } from './webhook.bench.js'
 
 // `npm run bench`: each figure next to a baseline measured in the same run (a bare Fastify route
-// for HTTP, a bare ws relay for real time, the bot itself for delivery). BENCH_ONLY=http|realtime|delivery|search
+// for HTTP, a bare ws relay for real time, the bot itself for delivery). BENCH_ONLY=http|realtime|delivery|search|upload
 // runs one part.
 // PostgreSQL scenarios use BENCH_DATABASE_URL, else DATABASE_URL, else the local server.
 
@@ -57,3 +58,4 @@ if (!only || only === 'search') {
   else console.log(`PostgreSQL search skipped: ${postgresURL} is not reachable`)
   printSearch(rows)
 }
+if (!only || only === 'upload') printUploads(await benchUploads())
