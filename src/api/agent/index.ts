@@ -20,6 +20,7 @@ import { describe, PREFIX } from './describe.js'
 import { AddressLoginLimit, MemoryCounter, RedisCounter } from './login-limit.js'
 import { agentNotesAPI } from './notes.js'
 import { agentReopenTagsAPI } from './reopen-tags.js'
+import { agentReportsAPI } from './reports.js'
 import { agentSearchAPI } from './search.js'
 
 declare module 'fastify' {
@@ -207,6 +208,7 @@ export async function agentAPI(
     await signedIn.register(agentSearchAPI)
     await signedIn.register(agentNotesAPI)
     await signedIn.register(agentReopenTagsAPI)
+    await signedIn.register(agentReportsAPI)
   })
 }
 

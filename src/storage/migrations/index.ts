@@ -13,6 +13,7 @@ import * as agentReadMarks from './0011_agent_read_marks.js'
 import * as caseSearch from './0012_case_search.js'
 import * as caseNotes from './0013_case_notes.js'
 import * as caseReopenTags from './0014_case_reopen_tags.js'
+import * as caseReports from './0016_case_reports.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_case_search': caseSearch,
   '0013_case_notes': caseNotes,
   '0014_case_reopen_tags': caseReopenTags,
+  '0016_case_reports': caseReports,
 }
