@@ -412,6 +412,49 @@ for (const dialect of dialects) {
       await row.waitFor(WAIT)
     })
 
+    test("the reports page charts and tables the flow's cases, within the console's CSP", async () => {
+      const violations: string[] = []
+      const watch = (message: { text(): string }) => {
+        if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text())
+      }
+      page.on('console', watch)
+      await page.getByRole('link', { name: 'Reports' }).click()
+      await page.getByRole('heading', { name: 'Reports' }).waitFor(WAIT)
+      // The charts draw on canvases; the same figures are in a table, by day (the last 30 days).
+      await page.locator('.report-chart canvas').first().waitFor(WAIT)
+      await expect(page.locator('.report-chart canvas').count()).resolves.toBe(2)
+      const table = page.getByRole('table')
+      await table.locator('caption').getByText('Figures by day').waitFor(WAIT)
+      // The flow's cases were all opened at the server's clock's time: their day in the browser's zone.
+      const timeZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone }).format(server.clock.now())
+      const cells = await table
+        .getByRole('row', { name: new RegExp(`^${today}`) })
+        .getByRole('cell')
+        .allTextContents()
+      const expected = await server.app.services.reports.report(
+        { agentAccountID: '', organizationID: org.organizationID, role: 'admin' },
+        { from: today, to: today, timeZone, by: 'day' },
+      )
+      const [todays] = expected.rows
+      // The flow opened, answered and closed cases today; the visitor rated one 4.
+      expect(todays?.opened).toBeGreaterThanOrEqual(2)
+      expect(todays?.closed).toBeGreaterThanOrEqual(1)
+      expect(cells.slice(0, 3)).toEqual(
+        [todays?.opened, todays?.handedOver, todays?.firstResponses].map(String),
+      )
+      expect(cells[4]).toBe(String(todays?.closed))
+      await page.getByText('4.0 ★').waitFor(WAIT)
+      await shot(page, 'reports')
+      // Grouped by agent: Ada's row.
+      await page.getByLabel('Group by').selectOption('agent')
+      await table.locator('caption').getByText('Figures by agent').waitFor(WAIT)
+      await table.getByRole('row', { name: /^Ada Admin/ }).waitFor(WAIT)
+      page.off('console', watch)
+      expect(violations).toEqual([])
+      await page.getByRole('link', { name: 'Inbox' }).click()
+    })
+
     test('the status selector shows its whole choice', async () => {
       const status = page.getByLabel('Your status')
       await status.selectOption('online')

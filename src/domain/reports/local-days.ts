@@ -77,7 +77,7 @@ function offsetAt(format: Intl.DateTimeFormat, t: number): number {
 }
 
 /** Offsets are looked at this often; a change between two looks is then found to the millisecond. */
-const STEP = 6 * 3_600_000
+const STEP = 12 * 3_600_000
 
 /** Spans of constant offset covering [from, to). */
 function offsetSpans(format: Intl.DateTimeFormat, from: number, to: number): OffsetSpan[] {

@@ -1,17 +1,22 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
+import type { Database } from '../../storage/database.js'
 import type { Schema } from '../../storage/schema.js'
 import { DAY_MS, type OffsetSpan } from './local-days.js'
 
-// The one query of support reports (README "Reports"): the same SQL on SQLite and PostgreSQL, so
+// The queries of support reports (README "Reports"): the same SQL on SQLite and PostgreSQL, so
 // both answer alike. Events of four kinds (a case opened, handed over, closed, rated) are read
-// through the indexes (organization_id, <time>) and put in groups; medians come from row_number()
-// over each group's durations (the middle row, or the mean of the middle two), which both
-// databases have, instead of PostgreSQL's percentile_cont, which SQLite has not.
+// through covering indexes (organization_id, <time>, …) and counted per group. Medians are the
+// middle row(s) of each group's durations, numbered by row_number() (which both databases have,
+// unlike PostgreSQL's percentile_cont). Numbering every duration of a year means sorting hundreds
+// of thousands of rows, so the counts also count durations per band (by their number of digits and
+// first digit): the middle rows are then numbered among the few in their band only.
 
 /** What reports group by: the local day, the case's topic, the case's agent, or nothing (totals). */
 export type Grouping = 'day' | 'topic' | 'agent' | 'all'
 
 export const EVENT = { opened: 1, handedOver: 2, closed: 3, rated: 4 } as const
+/** The kinds of event with a duration, whose medians are reported. */
+export const TIMED = [EVENT.handedOver, EVENT.closed] as const
 
 export interface ReportQuery {
   organizationID: string
@@ -26,97 +31,194 @@ export interface ReportQuery {
   agentAccountID?: string | undefined
 }
 
-/** One group's figures for one kind of event. */
-export interface EventFigures {
-  /** The day index (0 = the first day), topicID, agentAccountID ('' for none) or 0 (totals). */
-  key: string | number
+/** A group's key: the day index (0 = the first day), topicID, agentAccountID ('' for none) or 0. */
+export type GroupKey = string | number
+
+/** One group's figures for one kind of event (for durations: those in one band). */
+export interface EventCounts {
+  key: GroupKey
   event: number
+  /** The band of the durations counted (see bandOf); null for events without a duration. */
+  band: number | null
   count: number
-  /** Events with a value (handed-over cases answered; every other event of a kind with values). */
+  /** Events with a duration (handed-over cases answered; every case closed); ratings given. */
   valued: number
-  /** Sum of the values (ms, or rating points). */
+  /** Sum of the values (rating points, for ratings). */
   total: number
-  /** The middle value(s): the median is their mean; null without values. */
-  low: number | null
-  high: number | null
   /** Ratings 1..5 given (rated events). */
   stars: [number, number, number, number, number]
 }
 
-interface Row {
-  k: string | number
-  kind: number | string
-  n: number | string
-  valued: number | string
-  total: number | string | null
-  low: number | string | null
-  high: number | string | null
-  r1: number | string
-  r2: number | string
-  r3: number | string
-  r4: number | string
-  r5: number | string
+/** A duration wanted: the `rank`-th (1-based, in order) of its group's durations in a band. */
+export interface Wanted {
+  key: GroupKey
+  event: number
+  band: number
+  rank: number
 }
 
-/** Each kind of event: its time column, and the value whose median and sum it reports. */
-const KINDS = [
-  { event: EVENT.opened, time: 'created', value: sql`cast(null as bigint)` },
-  { event: EVENT.handedOver, time: 'handed_over_at', value: sql`c.first_response_at - c.handed_over_at` },
-  { event: EVENT.closed, time: 'closed_time', value: sql`c.closed_time - c.created` },
-  { event: EVENT.rated, time: 'rated_at', value: sql`c.rating` },
-] as const
+/** A duration found: what was wanted, and its value (ms). */
+export interface Found extends Wanted {
+  value: number
+}
+
+/** Each kind of event: its time column, its value (a duration, or the rating), and when it has one. */
+const KINDS = {
+  [EVENT.opened]: { time: 'created', value: sql`cast(null as bigint)`, valued: sql`1 = 0` },
+  [EVENT.handedOver]: {
+    time: 'handed_over_at',
+    value: sql`c.first_response_at - c.handed_over_at`,
+    valued: sql`c.first_response_at is not null`,
+  },
+  [EVENT.closed]: { time: 'closed_time', value: sql`c.closed_time - c.created`, valued: sql`1 = 1` },
+  [EVENT.rated]: { time: 'rated_at', value: sql`c.rating`, valued: sql`1 = 1` },
+} as const
 
 const bigint = (value: number) => sql`cast(${value} as bigint)`
 
-function keyOf(grouping: Grouping, time: RawBuilder<unknown>, firstDay: number) {
-  if (grouping === 'day') return sql`(${time} + s.off) / ${bigint(DAY_MS)} - ${bigint(firstDay)}`
+/**
+ * The UTC offset at instant `time`: the offset of the span holding it, as a CASE over the spans'
+ * ends (a year has one to three spans), so a row's day is plain arithmetic on the row.
+ */
+function offsetAt(spans: readonly OffsetSpan[], time: RawBuilder<unknown>) {
+  const last = spans.at(-1)
+  if (!last) return bigint(0)
+  if (spans.length === 1) return bigint(last.offset)
+  const whens = spans
+    .slice(0, -1)
+    .map((span) => sql`when ${time} < ${bigint(span.end)} then ${bigint(span.offset)}`)
+  return sql`case ${sql.join(whens, sql` `)} else ${bigint(last.offset)} end`
+}
+
+function keyOf(grouping: Grouping, time: RawBuilder<unknown>, query: ReportQuery) {
+  if (grouping === 'day')
+    return sql`(${time} + ${offsetAt(query.spans, time)}) / ${bigint(DAY_MS)} - ${bigint(query.firstDay)}`
   if (grouping === 'topic') return sql`c.topic_id`
   if (grouping === 'agent') return sql`coalesce(c.agent_account_id, '')`
   return sql`0`
 }
 
-/** Figures per group and kind of event, for the events in [start, end). */
-export async function reportFigures(
+/** The events of one kind in [start, end) as (k, v) rows, optionally only those with a value. */
+function events(grouping: Grouping, query: ReportQuery, event: number, onlyValued: boolean) {
+  const kind = KINDS[event as keyof typeof KINDS]
+  const at = sql.ref(`c.${kind.time}`) as RawBuilder<unknown>
+  return sql`select ${keyOf(grouping, at, query)} as k, ${kind.value} as v
+    from cases c
+    where c.organization_id = ${query.organizationID} and ${at} >= ${bigint(query.start)}
+      and ${at} < ${bigint(query.end)}
+      ${query.topicID !== undefined ? sql`and c.topic_id = ${query.topicID}` : sql``}
+      ${query.agentAccountID !== undefined ? sql`and c.agent_account_id = ${query.agentAccountID}` : sql``}
+      ${onlyValued ? sql`and ${kind.valued}` : event === EVENT.rated ? sql`and c.rating is not null` : sql``}`
+}
+
+/**
+ * The band of a duration: 10 × its number of digits + its first digit (0 for a negative one, from a
+ * clock stepped back; past 10^10 ms, 110 + the number of 10^10 ms), so bands are in the order of
+ * the durations they hold and a band spans at most a factor of two. Integer arithmetic, the same
+ * on both databases.
+ */
+const bandOf = (v: RawBuilder<unknown>) => {
+  const whens = Array.from(
+    { length: 10 },
+    (_, i) =>
+      sql`when ${v} < ${sql.lit(10 ** (i + 1))} then ${sql.lit(10 * (i + 1))} + ${v} / ${sql.lit(10 ** i)}`,
+  )
+  return sql`case when ${v} < 0 then 0 ${sql.join(whens, sql` `)} else 110 + ${v} / ${sql.lit(10 ** 10)} end`
+}
+
+/** The durations a band holds: [low, high). */
+export function bandRange(band: number): [number, number] {
+  if (band === 0) return [Number.MIN_SAFE_INTEGER, 0]
+  if (band >= 110) return [(band - 110) * 10 ** 10, (band - 109) * 10 ** 10]
+  const [digits, first] = [Math.floor(band / 10), band % 10]
+  return [first * 10 ** (digits - 1), (first + 1) * 10 ** (digits - 1)]
+}
+
+const number = (value: unknown) => Number(value ?? 0)
+const keyFrom = (grouping: Grouping, value: unknown): GroupKey =>
+  grouping === 'agent' ? String(value) : Number(value)
+const isTimed = (event: number) => (TIMED as readonly number[]).includes(event)
+
+/** How many events of each kind per group (durations per band), with the sum of their values and the ratings given. */
+export async function eventCounts(
   db: Kysely<Schema>,
   grouping: Grouping,
   query: ReportQuery,
-): Promise<EventFigures[]> {
-  const spans = sql.join(
-    query.spans.map((span) => sql`(${bigint(span.start)}, ${bigint(span.end)}, ${bigint(span.offset)})`),
+): Promise<EventCounts[]> {
+  const star = (n: number) => sql.raw(`sum(case when v = ${n} then 1 else 0 end) as r${n}`)
+  const v = sql.ref('v') as RawBuilder<unknown>
+  const perKind = Object.values(EVENT).map(
+    (event) => sql`select k, ${sql.lit(event)} as kind,
+      ${isTimed(event) ? sql`band` : sql`cast(null as bigint)`} as band,
+      count(*) as n, count(v) as valued, sum(v) as total,
+      ${event === EVENT.rated ? sql`${star(1)}, ${star(2)}, ${star(3)}, ${star(4)}, ${star(5)}` : sql`0 as r1, 0 as r2, 0 as r3, 0 as r4, 0 as r5`}
+      from (select k, v, ${bandOf(v)} as band from (${events(grouping, query, event, false)}) e) banded
+      group by k${isTimed(event) ? sql`, band` : sql``}`,
   )
-  const events = KINDS.map(({ event, time, value }) => {
-    const at = sql.ref(`c.${time}`)
-    const inSpan = grouping === 'day' ? sql`join spans s on ${at} >= s.lo and ${at} < s.hi` : sql``
-    return sql`select ${keyOf(grouping, at as RawBuilder<unknown>, query.firstDay)} as k, ${sql.lit(event)} as kind,
-        ${value} as v
-      from cases c ${inSpan}
-      where c.organization_id = ${query.organizationID} and ${at} >= ${bigint(query.start)}
-        and ${at} < ${bigint(query.end)}
-        ${query.topicID !== undefined ? sql`and c.topic_id = ${query.topicID}` : sql``}
-        ${query.agentAccountID !== undefined ? sql`and c.agent_account_id = ${query.agentAccountID}` : sql``}
-        ${event === EVENT.rated ? sql`and c.rating is not null` : sql``}`
-  })
-  const star = (n: number) => sql.raw(`sum(case when kind = ${EVENT.rated} and v = ${n} then 1 else 0 end)`)
-  const { rows } = await sql<Row>`with spans(lo, hi, off) as (values ${spans}),
-    events(k, kind, v) as (${sql.join(events, sql` union all `)}),
-    ranked as (select k, kind, v,
-        row_number() over (partition by k, kind order by case when v is null then 1 else 0 end, v) as rn,
-        count(v) over (partition by k, kind) as cnt
-      from events)
-    select k, kind, count(*) as n, count(v) as valued, sum(v) as total,
-      min(case when rn in ((cnt + 1) / 2, (cnt + 2) / 2) then v end) as low,
-      max(case when rn in ((cnt + 1) / 2, (cnt + 2) / 2) then v end) as high,
-      ${star(1)} as r1, ${star(2)} as r2, ${star(3)} as r3, ${star(4)} as r4, ${star(5)} as r5
-    from ranked group by k, kind`.execute(db)
-  const number = (value: number | string | null) => (value === null ? null : Number(value))
+  const { rows } = await sql<Record<string, unknown>>`${sql.join(perKind, sql` union all `)}`.execute(db)
   return rows.map((row) => ({
-    key: grouping === 'agent' ? String(row.k) : Number(row.k),
-    event: Number(row.kind),
-    count: Number(row.n),
-    valued: Number(row.valued),
-    total: Number(row.total ?? 0),
-    low: number(row.low),
-    high: number(row.high),
-    stars: [Number(row.r1), Number(row.r2), Number(row.r3), Number(row.r4), Number(row.r5)],
+    key: keyFrom(grouping, row.k),
+    event: number(row.kind),
+    band: row.band === null ? null : number(row.band),
+    count: number(row.n),
+    valued: number(row.valued),
+    total: number(row.total),
+    stars: [number(row.r1), number(row.r2), number(row.r3), number(row.r4), number(row.r5)],
   }))
+}
+
+/**
+ * The durations wanted (middle ones, from eventCounts' bands): only the durations of the bands
+ * wanted are numbered, per group and band, in order.
+ */
+export async function durationsAt(
+  db: Kysely<Schema>,
+  grouping: Grouping,
+  query: ReportQuery,
+  wanted: readonly Wanted[],
+): Promise<Found[]> {
+  if (wanted.length === 0) return []
+  const key = (value: GroupKey) =>
+    grouping === 'agent' ? sql`cast(${value} as text)` : bigint(Number(value))
+  const group = (w: Wanted) => sql`${key(w.key)}, ${bigint(w.event)}, ${bigint(w.band)}`
+  const bands = new Map(wanted.map((w) => [`${w.event}:${w.key}:${w.band}`, w]))
+  const bandRows = [...bands.values()].map((w) => {
+    const [low, high] = bandRange(w.band)
+    return sql`(${group(w)}, ${bigint(low)}, ${bigint(high)})`
+  })
+  const timed = TIMED.map(
+    (event) => sql`select k, ${sql.lit(event)} as kind, v from (${events(grouping, query, event, true)}) e`,
+  )
+  // CROSS JOIN: SQLite reads the durations once, probing the bands for each (PostgreSQL plans it
+  // as any join).
+  const { rows } = await sql<Record<string, unknown>>`with
+    bands(k, kind, band, low, high) as (values ${sql.join(bandRows)}),
+    wanted(k, kind, band, rnk) as (values ${sql.join(wanted.map((w) => sql`(${group(w)}, ${bigint(w.rank)})`))}),
+    picked as (select t.k, t.kind, b.band, t.v,
+        row_number() over (partition by t.k, t.kind, b.band order by t.v) as rn
+      from (${sql.join(timed, sql` union all `)}) t cross join bands b
+      where b.k = t.k and b.kind = t.kind and t.v >= b.low and t.v < b.high)
+    select p.k, p.kind, p.band, p.rn, p.v from picked p
+    join wanted w on w.k = p.k and w.kind = p.kind and w.band = p.band and w.rnk = p.rn`.execute(db)
+  return rows.map((row) => ({
+    key: keyFrom(grouping, row.k),
+    event: number(row.kind),
+    band: number(row.band),
+    rank: number(row.rn),
+    value: number(row.v),
+  }))
+}
+
+/**
+ * Runs report queries: on PostgreSQL in a transaction that turns JIT compilation off (compiling
+ * costs more than it saves on these: some 80 ms a query) and lets sorts and hash tables take 64 MB
+ * before they spill to disk; on SQLite as they are.
+ */
+export function analytical<T>(database: Database, work: (db: Kysely<Schema>) => Promise<T>): Promise<T> {
+  if (database.dialect !== 'postgres') return work(database.db)
+  return database.transaction(async (trx) => {
+    await sql`set local jit = off`.execute(trx)
+    await sql`set local work_mem = '64MB'`.execute(trx)
+    return work(trx)
+  })
 }

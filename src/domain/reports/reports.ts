@@ -3,12 +3,16 @@ import type { Database } from '../../storage/database.js'
 import type { AgentIdentity } from '../agents/agent.js'
 import type { Repositories } from '../repositories.js'
 import { dayNumber, localDays, zoneFormatter } from './local-days.js'
+import { Medians } from './medians.js'
 import {
+  analytical,
+  durationsAt,
   EVENT,
-  type EventFigures,
+  type EventCounts,
+  eventCounts,
   type Grouping,
+  type GroupKey,
   type ReportQuery,
-  reportFigures,
 } from './reports.repository.js'
 
 /** The longest range one report covers, in days. */
@@ -75,23 +79,26 @@ const empty = (): ReportFigures => ({
   ratingDistribution: [0, 0, 0, 0, 0],
 })
 
-const median = (figures: EventFigures) =>
-  figures.low === null || figures.high === null ? null : (figures.low + figures.high) / 2
-
-function add(into: ReportFigures, figures: EventFigures): void {
-  if (figures.event === EVENT.opened) into.opened = figures.count
-  else if (figures.event === EVENT.handedOver) {
-    into.handedOver = figures.count
-    into.firstResponses = figures.valued
-    into.firstResponseMedian = median(figures)
-  } else if (figures.event === EVENT.closed) {
-    into.closed = figures.count
-    into.resolutionMedian = median(figures)
-  } else {
-    into.ratings = figures.count
-    into.ratingAverage = figures.count > 0 ? Math.round((figures.total / figures.count) * 100) / 100 : null
-    into.ratingDistribution = figures.stars
+/** Adds one kind of event's counts (of a band, for durations) to a group's figures. */
+function add(into: ReportFigures, counts: EventCounts): void {
+  if (counts.event === EVENT.opened) into.opened += counts.count
+  else if (counts.event === EVENT.handedOver) {
+    into.handedOver += counts.count
+    into.firstResponses += counts.valued
+  } else if (counts.event === EVENT.closed) into.closed += counts.count
+  else {
+    into.ratings += counts.count
+    into.ratingDistribution = into.ratingDistribution.map((n, i) => n + (counts.stars[i] as number))
+    const points = into.ratingDistribution.reduce((sum, n, i) => sum + n * (i + 1), 0)
+    into.ratingAverage = into.ratings > 0 ? Math.round((points / into.ratings) * 100) / 100 : null
   }
+}
+
+/** Sets a group's median times, once the medians are known. */
+function withMedians(into: ReportFigures, medians: Medians, key: GroupKey): ReportFigures {
+  into.firstResponseMedian = medians.median(key, EVENT.handedOver)
+  into.resolutionMedian = medians.median(key, EVENT.closed)
+  return into
 }
 
 /**
@@ -135,24 +142,38 @@ export class Reports {
       topicID: request.topicID,
       agentAccountID: agent.role === 'admin' ? request.agentAccountID : agent.agentAccountID,
     }
-    const { db } = this.deps.database
-    const [grouped, all] = await Promise.all([
-      reportFigures(db, request.by, query),
-      reportFigures(db, 'all', query),
-    ])
+    const { database } = this.deps
+    const counts = await analytical(database, (db) => eventCounts(db, request.by, query))
     const totals = empty()
-    for (const figures of all) add(totals, figures)
-    const groups = new Map<string, ReportFigures>()
-    // Every day has a row, also without cases (a chart's axis); topics and agents only with some.
-    if (request.by === 'day') for (const date of days.dates) groups.set(date, empty())
-    for (const figures of grouped) {
-      const key = request.by === 'day' ? (days.dates[Number(figures.key)] as string) : String(figures.key)
-      const into = groups.get(key) ?? empty()
-      add(into, figures)
-      groups.set(key, into)
+    const groups = new Map<GroupKey, ReportFigures>()
+    const [groupMedians, totalMedians] = [new Medians(), new Medians()]
+    for (const kind of counts) {
+      add(totals, kind)
+      const into = groups.get(kind.key) ?? empty()
+      add(into, kind)
+      groups.set(kind.key, into)
+      if (kind.band !== null && kind.valued > 0) {
+        groupMedians.add(kind.key, kind.event, kind.band, kind.valued)
+        totalMedians.add(0, kind.event, kind.band, kind.valued)
+      }
     }
-    const labels = await this.labels(agent.organizationID, request.by, [...groups.keys()])
-    const rows = [...groups].map(([key, figures]) => ({ key, label: labels.get(key) ?? key, ...figures }))
+    const [ofGroups, ofTotals] = await Promise.all([
+      analytical(database, (db) => durationsAt(db, request.by, query, groupMedians.wanted())),
+      analytical(database, (db) => durationsAt(db, 'all', query, totalMedians.wanted())),
+    ])
+    groupMedians.record(ofGroups)
+    totalMedians.record(ofTotals)
+    withMedians(totals, totalMedians, 0)
+    // Every day has a row, also without cases (a chart's axis); topics and agents only with some.
+    const keys = request.by === 'day' ? days.dates.map((_, day) => day) : [...groups.keys()]
+    const figures = new Map(
+      keys.map((key) => [
+        request.by === 'day' ? (days.dates[Number(key)] as string) : String(key),
+        withMedians(groups.get(key) ?? empty(), groupMedians, key),
+      ]),
+    )
+    const labels = await this.labels(agent.organizationID, request.by, [...figures.keys()])
+    const rows = [...figures].map(([key, figures]) => ({ key, label: labels.get(key) ?? key, ...figures }))
     if (request.by !== 'day') rows.sort(byLabel)
     return { from: request.from, to: request.to, timeZone: request.timeZone, by: request.by, rows, totals }
   }
