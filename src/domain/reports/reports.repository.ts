@@ -126,14 +126,6 @@ const bandOf = (v: RawBuilder<unknown>) => {
   return sql`case when ${v} < 0 then 0 ${sql.join(whens, sql` `)} else 110 + ${v} / ${sql.lit(10 ** 10)} end`
 }
 
-/** The durations a band holds: [low, high). */
-export function bandRange(band: number): [number, number] {
-  if (band === 0) return [Number.MIN_SAFE_INTEGER, 0]
-  if (band >= 110) return [(band - 110) * 10 ** 10, (band - 109) * 10 ** 10]
-  const [digits, first] = [Math.floor(band / 10), band % 10]
-  return [first * 10 ** (digits - 1), (first + 1) * 10 ** (digits - 1)]
-}
-
 const number = (value: unknown) => Number(value ?? 0)
 const keyFrom = (grouping: Grouping, value: unknown): GroupKey =>
   grouping === 'agent' ? String(value) : Number(value)
@@ -182,24 +174,21 @@ export async function durationsAt(
     grouping === 'agent' ? sql`cast(${value} as text)` : bigint(Number(value))
   const group = (w: Wanted) => sql`${key(w.key)}, ${bigint(w.event)}, ${bigint(w.band)}`
   const bands = new Map(wanted.map((w) => [`${w.event}:${w.key}:${w.band}`, w]))
-  const bandRows = [...bands.values()].map((w) => {
-    const [low, high] = bandRange(w.band)
-    return sql`(${group(w)}, ${bigint(low)}, ${bigint(high)})`
-  })
   const timed = TIMED.map(
     (event) => sql`select k, ${sql.lit(event)} as kind, v from (${events(grouping, query, event, true)}) e`,
   )
-  // CROSS JOIN: SQLite reads the durations once, probing the bands for each (PostgreSQL plans it
-  // as any join).
+  const v = sql.ref('t.v') as RawBuilder<unknown>
+  // IN, not joins: both databases look the bands (and ranks) up in a hash or index they build for
+  // it. With joins SQLite chose, for bound values, to scan the bands for every duration, or to
+  // number the durations again for every rank wanted.
   const { rows } = await sql<Record<string, unknown>>`with
-    bands(k, kind, band, low, high) as (values ${sql.join(bandRows)}),
+    bands(k, kind, band) as (values ${sql.join([...bands.values()].map((w) => sql`(${group(w)})`))}),
     wanted(k, kind, band, rnk) as (values ${sql.join(wanted.map((w) => sql`(${group(w)}, ${bigint(w.rank)})`))}),
-    picked as (select t.k, t.kind, b.band, t.v,
-        row_number() over (partition by t.k, t.kind, b.band order by t.v) as rn
-      from (${sql.join(timed, sql` union all `)}) t cross join bands b
-      where b.k = t.k and b.kind = t.kind and t.v >= b.low and t.v < b.high)
-    select p.k, p.kind, p.band, p.rn, p.v from picked p
-    join wanted w on w.k = p.k and w.kind = p.kind and w.band = p.band and w.rnk = p.rn`.execute(db)
+    picked as (select k, kind, band, v, row_number() over (partition by k, kind, band order by v) as rn
+      from (select t.k, t.kind, t.v, ${bandOf(v)} as band from (${sql.join(timed, sql` union all `)}) t) banded
+      where (k, kind, band) in (select k, kind, band from bands))
+    select k, kind, band, rn, v from picked
+    where (k, kind, band, rn) in (select k, kind, band, rnk from wanted)`.execute(db)
   return rows.map((row) => ({
     key: keyFrom(grouping, row.k),
     event: number(row.kind),

@@ -10,19 +10,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('cases').addColumn('handed_over_at', 'bigint').execute()
   await db.schema.alterTable('cases').addColumn('first_response_at', 'bigint').execute()
 
-  // Born waiting for an agent (no chatbot had it): handed over when opened.
-  await sql`update cases set handed_over_at = created where chatbot_id is null`.execute(db)
-  // Else the first of Parley's notes saying the case went to a queue or an agent (the engine writes
-  // `{"action":…,"caseID":…,"status":…}` as the data of each), failing that the first agent message.
-  await sql`update cases set handed_over_at = coalesce(
-      (select min(m.created) from messages m where m.room_id = cases.room_id and m.sender_id = 'system'
-        and (m.data like '%"status":"queued"%' or m.data like '%"status":"assigned"%')),
-      (select min(m.created) from messages m where m.room_id = cases.room_id and m.sender_id like 'agent:%'))
-    where handed_over_at is null`.execute(db)
-  await sql`update cases set first_response_at =
-      (select min(m.created) from messages m where m.room_id = cases.room_id and m.sender_id like 'agent:%'
-        and m.created >= cases.handed_over_at)
-    where handed_over_at is not null`.execute(db)
+  await backfill(db)
 
   // Reports read each kind of event by organization and time, and with it what they count or take
   // the median of and what they group by: each index holds all of that (covering), so a year of
@@ -39,4 +27,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .on('cases')
       .columns(['organization_id', ...columns])
       .execute()
+}
+
+/** The handover and first response of the cases stored before, from their messages (where they tell). */
+export async function backfill(db: Kysely<unknown>): Promise<void> {
+  // Born waiting for an agent (no chatbot had it): handed over when opened.
+  await sql`update cases set handed_over_at = created where chatbot_id is null and handed_over_at is null`.execute(
+    db,
+  )
+  // Else the first of Parley's notes saying the case went to a queue or an agent (the engine writes
+  // `{"action":…,"caseID":…,"status":…}` as the data of each), failing that the first agent message.
+  await sql`update cases set handed_over_at = coalesce(
+      (select min(m.created) from messages m where m.room_id = cases.room_id and m.sender_id = 'system'
+        and (m.data like '%"status":"queued"%' or m.data like '%"status":"assigned"%')),
+      (select min(m.created) from messages m where m.room_id = cases.room_id and m.sender_id like 'agent:%'))
+    where handed_over_at is null`.execute(db)
+  await sql`update cases set first_response_at =
+      (select min(m.created) from messages m where m.room_id = cases.room_id and m.sender_id like 'agent:%'
+        and m.created >= cases.handed_over_at)
+    where handed_over_at is not null and first_response_at is null`.execute(db)
 }
