@@ -2,14 +2,15 @@ import pg from 'pg'
 import { benchDelivery, printDelivery } from './delivery.bench.js'
 import { type Figures, load, printTable, startService } from './lib.js'
 import { benchRealtime, benchRealtimeBaseline, printRealtime } from './realtime.bench.js'
+import { benchReports, printReports } from './reports.bench.js'
 import { benchSearch, printSearch } from './search.bench.js'
 import { benchTicket } from './ticket.bench.js'
 import { benchUploads, printUploads } from './upload.bench.js'
 import { benchWebhook } from './webhook.bench.js'
 
 // `npm run bench`: each figure next to a baseline measured in the same run (a bare Fastify route
-// for HTTP, a bare ws relay for real time, the bot itself for delivery). BENCH_ONLY=http|realtime|delivery|search|upload
-// runs one part.
+// for HTTP, a bare ws relay for real time, the bot itself for delivery).
+// BENCH_ONLY=http|realtime|delivery|search|reports|upload runs one part.
 // PostgreSQL scenarios use BENCH_DATABASE_URL, else DATABASE_URL, else the local server.
 
 const postgresURL =
@@ -57,5 +58,14 @@ if (!only || only === 'search') {
   if (await postgresReachable()) rows.push(await benchSearch('PostgreSQL', postgresURL))
   else console.log(`PostgreSQL search skipped: ${postgresURL} is not reachable`)
   printSearch(rows)
+}
+if (!only || only === 'reports') {
+  // Next to the bare route: what any HTTP request costs at least.
+  const baseline = await bare()
+  console.log(`\n${baseline.name}: p50 ${baseline.p50} ms, p99 ${baseline.p99} ms`)
+  const rows = [await benchReports('SQLite')]
+  if (await postgresReachable()) rows.push(await benchReports('PostgreSQL', postgresURL))
+  else console.log(`PostgreSQL reports skipped: ${postgresURL} is not reachable`)
+  printReports(rows)
 }
 if (!only || only === 'upload') printUploads(await benchUploads())

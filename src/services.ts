@@ -14,6 +14,7 @@ import { MessagesService } from './domain/messages/messages.service.js'
 import { Senders } from './domain/messages/senders.js'
 import { CaseNotes } from './domain/notes/case-notes.js'
 import { OrganizationsService } from './domain/organizations/organizations.service.js'
+import { Reports } from './domain/reports/reports.js'
 import { type Repositories, repositories as realRepositories } from './domain/repositories.js'
 import { RoomsService } from './domain/rooms/rooms.service.js'
 import { CaseSearcher } from './domain/search/case-search.js'
@@ -45,6 +46,8 @@ export interface Services {
   cannedReplies: CannedReplies
   /** Searching an organization's cases (agents). */
   search: CaseSearcher
+  /** Support reports (agents). */
+  reports: Reports
   organizations: OrganizationsService
   serverKeys: ServerKeysService
   appKeys: AppKeysService
@@ -161,6 +164,7 @@ export function createServices({
     }),
     cannedReplies: new CannedReplies({ database, clock, audit, repositories }),
     search: new CaseSearcher({ database, repositories, senders, rows: cases.rows }),
+    reports: new Reports({ database, repositories }),
     organizations,
     serverKeys: new ServerKeysService(keyPairs),
     appKeys: new AppKeysService(keyPairs),

@@ -33,6 +33,11 @@ for (const dialect of dialects) {
     const flow = { caseID: '', botPort: 0, earlierCaseID: '' }
     let visitorSocket: TestSocket
     let visitor: Awaited<ReturnType<typeof org.signIn>>
+    /**
+     * Waits until `expression` is true in the page. Evaluated from outside (as page.evaluate is), not
+     * by waitForFunction, whose polling compiles the expression in the page: the CSP forbids that.
+     */
+    const until = (expression: string) => expect.poll(() => page.evaluate(expression), WAIT).toBe(true)
     /** The screenshots this run took: name → file. */
     const taken = new Map<string, string>()
     const shot = async (target: Page, name: string) => {
@@ -206,7 +211,7 @@ for (const dialect of dialects) {
       await visitorSocket.waitUntil((f) => f.eventName === 'chat/stopTyping', WAIT.timeout)
       await page.locator('.bubble-row.ours', { hasText: reply }).waitFor(WAIT)
       // Once the send is answered, the box is empty for the next reply.
-      await page.waitForFunction('document.querySelector("textarea").value === ""', undefined, WAIT)
+      await until('document.querySelector("textarea").value === ""')
 
       // The visitor types: the agent sees it under the conversation.
       visitorSocket.send({ eventName: 'chat/startTyping', data: { roomID: received.data.roomID } })
@@ -215,11 +220,7 @@ for (const dialect of dialects) {
       // open case marks it read: the visitor hears so.
       await visitorSays('Great, thank you!')
       await page.locator('.bubble-row.visitor', { hasText: 'Great, thank you!' }).waitFor(WAIT)
-      await page.waitForFunction(
-        'document.querySelector("[data-testid=visitor-typing]").textContent === ""',
-        undefined,
-        WAIT,
-      )
+      await until('document.querySelector("[data-testid=visitor-typing]").textContent === ""')
       await visitorSocket.waitUntil(
         (f) => f.eventName === 'chat/updateMessage' && f.data.body === 'Great, thank you!' && f.data.isRead,
         WAIT.timeout,
@@ -347,7 +348,7 @@ for (const dialect of dialects) {
 
       await page.evaluate('window.hidden = true')
       await visitorSays('Are you still there?')
-      await page.waitForFunction('window.shown.length === 1', undefined, WAIT)
+      await until('window.shown.length === 1')
       const notification = await page.evaluate(
         '({ title: window.shown[0].title, body: window.shown[0].body, tag: window.shown[0].tag })',
       )
@@ -375,11 +376,7 @@ for (const dialect of dialects) {
       const thumbnail = page.locator('.bubble-row.ours .attachment-image img[alt="map.png"]')
       await thumbnail.waitFor(WAIT)
       // Loaded from Parley's own origin, as the console's CSP requires, at thumbnail size.
-      await page.waitForFunction(
-        'document.querySelector(".attachment-image img[alt=\'map.png\']").naturalWidth === 320',
-        undefined,
-        WAIT,
-      )
+      await until('document.querySelector(".attachment-image img[alt=\'map.png\']").naturalWidth === 320')
       const sent = await visitorSocket.waitUntil(
         (f) => f.eventName === 'chat/sendMessage' && f.data.data?.fileName === 'map.png',
         WAIT.timeout,
@@ -563,6 +560,49 @@ for (const dialect of dialects) {
       await row.waitFor(WAIT)
     })
 
+    test("the reports page charts and tables the flow's cases, within the console's CSP", async () => {
+      const violations: string[] = []
+      const watch = (message: { text(): string }) => {
+        if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text())
+      }
+      page.on('console', watch)
+      await page.getByRole('link', { name: 'Reports' }).click()
+      await page.getByRole('heading', { name: 'Reports' }).waitFor(WAIT)
+      // The charts draw on canvases; the same figures are in a table, by day (the last 30 days).
+      await page.locator('.report-chart canvas').first().waitFor(WAIT)
+      await expect(page.locator('.report-chart canvas').count()).resolves.toBe(2)
+      const table = page.getByRole('table')
+      await table.locator('caption').getByText('Figures by day').waitFor(WAIT)
+      // The flow's cases were all opened at the server's clock's time: their day in the browser's zone.
+      const timeZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone }).format(server.clock.now())
+      const cells = await table
+        .getByRole('row', { name: new RegExp(`^${today}`) })
+        .getByRole('cell')
+        .allTextContents()
+      const expected = await server.app.services.reports.report(
+        { agentAccountID: '', organizationID: org.organizationID, role: 'admin' },
+        { from: today, to: today, timeZone, by: 'day' },
+      )
+      const [todays] = expected.rows
+      // The flow opened, answered and closed cases today; the visitor rated one 4.
+      expect(todays?.opened).toBeGreaterThanOrEqual(2)
+      expect(todays?.closed).toBeGreaterThanOrEqual(1)
+      expect(cells.slice(0, 3)).toEqual(
+        [todays?.opened, todays?.handedOver, todays?.firstResponses].map(String),
+      )
+      expect(cells[4]).toBe(String(todays?.closed))
+      await page.getByText('4.0 ★').waitFor(WAIT)
+      await shot(page, 'reports')
+      // Grouped by agent: Ada's row.
+      await page.getByLabel('Group by').selectOption('agent')
+      await table.locator('caption').getByText('Figures by agent').waitFor(WAIT)
+      await table.getByRole('row', { name: /^Ada Admin/ }).waitFor(WAIT)
+      page.off('console', watch)
+      expect(violations).toEqual([])
+      await page.getByRole('link', { name: 'Inbox' }).click()
+    })
+
     test('the status selector shows its whole choice', async () => {
       const status = page.getByLabel('Your status')
       await status.selectOption('online')
@@ -699,6 +739,11 @@ for (const dialect of dialects) {
         'transfer-warning',
         'case-closed',
         'case-note',
+        'canned-picker',
+        'case-attachments',
+        'search',
+        'case-tags',
+        'reports',
         'phone-inbox',
         'phone-case',
       ]

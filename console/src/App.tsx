@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react'
 import { Route, Router, Switch } from 'wouter'
 import { call, setCSRFToken, whenSignedOut } from './api'
 import { ErrorBoundary } from './components/ErrorBoundary'
@@ -17,6 +17,9 @@ import { ServerKeysPage } from './settings/ServerKeys'
 import { TopicsPage } from './settings/Topics'
 import type { Agent } from './types'
 import { useWorkspace, WorkspaceProvider } from './workspace'
+
+// Reports bring Chart.js: loaded (a chunk of their own) when first opened, not with the console.
+const ReportsPage = lazy(() => import('./pages/Reports').then((module) => ({ default: module.ReportsPage })))
 
 /** The console: the login form until signed in, then the workspace. */
 export function App() {
@@ -58,6 +61,11 @@ function Pages() {
     <Switch>
       <Route path="/">{() => <Inbox />}</Route>
       <Route path="/cases/:caseID">{(params) => <Inbox caseID={params.caseID} />}</Route>
+      <Route path="/reports">
+        <Suspense fallback={<div className="page" aria-busy="true" />}>
+          <ReportsPage />
+        </Suspense>
+      </Route>
       {admin && <Route path="/settings/chatbots" component={ChatbotsPage} />}
       {admin && (
         <Route path="/settings/chatbots/:chatbotID">

@@ -182,6 +182,10 @@ export interface CasesTable {
   rating: number | null
   rating_note: string | null
   rated_at: number | null
+  /** When the case first went to agents (a queue or an agent); null while only a chatbot has had it. */
+  handed_over_at: number | null
+  /** When an agent first wrote in the case; null until then. */
+  first_response_at: number | null
 }
 
 /** A tag (label) on a case: lower case, at most 10 per case. */

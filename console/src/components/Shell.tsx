@@ -71,6 +71,7 @@ export function Shell({ children }: { children: ReactNode }) {
             )}
           </NavLink>
           <Mentions />
+          <NavLink path="/reports">Reports</NavLink>
           {me.role === 'admin' && (
             <>
               <span className="nav-heading">Settings</span>

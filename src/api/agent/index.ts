@@ -22,6 +22,7 @@ import { describe, PREFIX } from './describe.js'
 import { AddressLoginLimit, MemoryCounter, RedisCounter } from './login-limit.js'
 import { agentNotesAPI } from './notes.js'
 import { agentReopenTagsAPI } from './reopen-tags.js'
+import { agentReportsAPI } from './reports.js'
 import { agentSearchAPI } from './search.js'
 
 declare module 'fastify' {
@@ -230,6 +231,7 @@ export async function agentAPI(
       }),
     })
     await signedIn.register(agentCannedRepliesAPI)
+    await signedIn.register(agentReportsAPI)
   })
 }
 

@@ -110,7 +110,10 @@ export class CaseEngine {
     // A closed case is only ever reopened, never moved on by a step meant for open cases.
     if (!canMove(from, to) || (from === 'closed' && step.action !== 'case/reopen')) throw caseIs(from)
     const { cases, deliveries } = this.deps.repositories
-    const moved = await cases.moveCase(trx, row.id, from, { ...step.changes, status: to, updated: now })
+    // The first time the case goes to agents (a queue or an agent) is its handover, for reports.
+    const handedOver = row.handed_over_at === null && to !== 'closed' ? { handed_over_at: now } : {}
+    const changes = { ...step.changes, ...handedOver, status: to, updated: now }
+    const moved = await cases.moveCase(trx, row.id, from, changes)
     if (!moved) throw new AppError('conflict', 'case changed meanwhile; try again')
     // Whatever the chatbot has not received yet, it will not need.
     if (from === 'bot') await deliveries.abandonPending(trx, row.id, now)
@@ -175,6 +178,11 @@ export class CaseEngine {
     })
     if (!message) return messages.findBySenderLocalID(trx, senderID, localID, row.room_id)
     await files.attach(trx, { id: message.id, roomID: row.room_id, content: withFile })
+    // An agent's first message in the case is its first response, for reports.
+    if (row.first_response_at === null && senderID.startsWith('agent:')) {
+      await this.deps.repositories.cases.markFirstResponse(trx, row.id, now)
+      row.first_response_at = now
+    }
     if (senderID === row.user_id && row.status === 'bot' && row.chatbot_id) {
       await deliveries.recordDelivery(trx, {
         id: ids.next(),

@@ -91,6 +91,15 @@ export const moveCase = (db: Kysely<Schema>, id: string, from: CaseStatus, chang
     .returningAll()
     .executeTakeFirst()
 
+/** Records an agent's first message in the case (README "Reports"): only the first one counts. */
+export const markFirstResponse = (db: Kysely<Schema>, id: string, at: number) =>
+  db
+    .updateTable('cases')
+    .set({ first_response_at: at })
+    .where('id', '=', id)
+    .where('first_response_at', 'is', null)
+    .execute()
+
 /** Rates a closed case (only): a new rating replaces the earlier one. Undefined when it is not closed. */
 export const rateCase = (
   db: Kysely<Schema>,

@@ -68,6 +68,8 @@ export class VisitorCases {
       rating: null,
       rating_note: null,
       rated_at: null,
+      handed_over_at: null,
+      first_response_at: null,
     }
     // Nothing else knows the case yet: the engine is here for the transaction and the announcement.
     const { outcome } = await engine.change(row.id, async (trx) => {
@@ -147,6 +149,8 @@ export class VisitorCases {
     // Again here, locked: a chatbot deactivated meanwhile must not get the case.
     const current = await chatbots.findActiveChatbot(trx, client.organizationID, { lock: true })
     row.status = current ? 'bot' : 'queued'
+    // Born waiting for an agent: handed over at once (README "Reports").
+    row.handed_over_at = current ? null : row.created
     row.chatbot_id = current?.id ?? null
     if ((await cases.countOpenCases(trx, client.organizationID, client.userID)) >= maxOpen) {
       throw new AppError('conflict', 'too many open cases')

@@ -14,6 +14,7 @@ import * as caseSearch from './0012_case_search.js'
 import * as caseNotes from './0013_case_notes.js'
 import * as caseReopenTags from './0014_case_reopen_tags.js'
 import * as cannedReplies from './0015_canned_replies.js'
+import * as caseReports from './0016_case_reports.js'
 import * as agentNotifications from './0017_agent_notifications.js'
 import * as files from './0018_files.js'
 
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0013_case_notes': caseNotes,
   '0014_case_reopen_tags': caseReopenTags,
   '0015_canned_replies': cannedReplies,
+  '0016_case_reports': caseReports,
   '0017_agent_notifications': agentNotifications,
   '0018_files': files,
 }

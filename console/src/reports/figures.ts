@@ -1,0 +1,42 @@
+import type { Answer } from '../types'
+
+export type Report = Answer<'report/get'>
+export type ReportRow = Report['rows'][number]
+export type Grouping = Report['by']
+
+const MINUTE = 60_000
+
+/** A median time as people read it: "45 s", "12 min", "3 h 5 min", "2 d 4 h"; "–" for none. */
+export function span(ms: number | null): string {
+  if (ms === null) return '–'
+  if (ms < MINUTE) return `${Math.round(ms / 1000)} s`
+  const minutes = Math.round(ms / MINUTE)
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 24) return `${hours} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`
+  return `${Math.floor(hours / 24)} d${hours % 24 ? ` ${hours % 24} h` : ''}`
+}
+
+/** Minutes (one decimal) for a chart; null stays a gap. */
+export const minutes = (ms: number | null) => (ms === null ? null : Math.round(ms / 6000) / 10)
+
+/** 'YYYY-MM-DD' of a local date. */
+export function isoDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
+}
+
+/** The last `days` local days, today included. */
+export function lastDays(days: number, today = new Date()): { from: string; to: string } {
+  const from = new Date(today.getFullYear(), today.getMonth(), today.getDate() - (days - 1))
+  return { from: isoDate(from), to: isoDate(today) }
+}
+
+/** The browser's time zone (the days reported are its days), UTC if it does not say. */
+export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
+
+/** A row's name in the table and charts. */
+export function rowName(row: ReportRow, by: Grouping): string {
+  if (by === 'agent' && row.key === '') return 'No agent'
+  return row.label || row.key
+}
