@@ -147,9 +147,11 @@ export async function benchReports(name: string, postgresServerURL?: string): Pr
     console.log(`${name}: seeding ${CASES} cases over a year (kept for later runs)…`)
     const started = performance.now()
     await seed(database)
-    await sql`analyze`.execute(database.db)
     seedSeconds = (performance.now() - started) / 1000
   }
+  // As autovacuum keeps a live database: statistics, and (PostgreSQL) the visibility map that lets
+  // the covering indexes answer without visiting the table.
+  await sql.raw(databaseURL ? 'vacuum analyze' : 'analyze').execute(database.db)
   const services = createServices({
     database,
     clock: systemClock,
