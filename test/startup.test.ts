@@ -28,6 +28,45 @@ describe('configuration', () => {
       trustProxy: false,
       logLevel: 'info',
       chatbotURLAllow: expect.objectContaining({ entries: [] }),
+      uploadMaxBytes: 25 * 1024 * 1024,
+      fileStorage: { kind: 'disk' },
+    })
+  })
+
+  test('S3 settings: a bucket selects S3, an endpoint means path-style, keys go in pairs', () => {
+    expect(loadConfig({ S3_BUCKET: 'files' }).fileStorage).toEqual({
+      kind: 's3',
+      s3: {
+        bucket: 'files',
+        region: 'us-east-1',
+        endpoint: undefined,
+        forcePathStyle: false,
+        credentials: undefined,
+      },
+    })
+    const own = loadConfig({
+      S3_BUCKET: 'files',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_REGION: 'eu-central-1',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      UPLOAD_MAX_MB: '100',
+    })
+    expect(own.fileStorage).toEqual({
+      kind: 's3',
+      s3: {
+        bucket: 'files',
+        region: 'eu-central-1',
+        endpoint: 'http://minio:9000',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+      },
+    })
+    expect(own.uploadMaxBytes).toBe(100 * 1024 * 1024)
+    expect(
+      loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'http://m', S3_FORCE_PATH_STYLE: 'false' }).fileStorage,
+    ).toMatchObject({
+      s3: { forcePathStyle: false },
     })
   })
 
@@ -72,6 +111,11 @@ describe('configuration', () => {
     [{ CORS_ORIGINS: 'notaurl' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'https://a.example/app' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'https://a.example,*' }, 'CORS_ORIGINS'],
+    [{ UPLOAD_MAX_MB: '0' }, 'UPLOAD_MAX_MB'],
+    [{ UPLOAD_MAX_MB: 'lots' }, 'UPLOAD_MAX_MB'],
+    [{ S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT'],
+    [{ S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE'],
+    [{ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'id' }, 'S3_ACCESS_KEY_ID'],
   ])('a bad value is one line naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError)
     try {
