@@ -18,7 +18,7 @@ interface XHR {
   open(method: string, url: string): void
   setRequestHeader(name: string, value: string): void
   send(body: FormData): void
-  getResponseHeader(name: string): string | null
+  getAllResponseHeaders(): string
   timeout: number
   readonly status: number
   readonly statusText: string
@@ -96,7 +96,9 @@ export class Transport {
             // Not JSON: a proxy's error page (told by its status), or a broken answer.
             if (answer.ok) throw networkError(error)
           }
-          resolve(dataOf<T>(answer, envelope, xhr.getResponseHeader('retry-after')))
+          // Read from all headers: asking for one CORS does not expose logs an error in the console.
+          const retryAfter = /^retry-after:\s*(\d+)/im.exec(xhr.getAllResponseHeaders())?.[1] ?? null
+          resolve(dataOf<T>(answer, envelope, retryAfter))
         } catch (error) {
           reject(error)
         }
