@@ -231,6 +231,23 @@ for (const dialect of dialects) {
       await shot(page, 'attachments')
     })
 
+    test('a file of a type not accepted is not sent, and the widget says why', async () => {
+      const before = (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data.messages.length
+      await widget()
+        .locator('input[type=file]')
+        .setInputFiles({
+          name: 'tool.exe',
+          mimeType: 'application/octet-stream',
+          buffer: Buffer.from([0, 1, 2, 255]),
+        })
+      const alert = widget().getByRole('alert')
+      await alert.waitFor(WAIT)
+      expect(await alert.textContent()).toBe('Not sent: files of this type are not accepted.')
+      await expect(widget().locator('.msg.mine').last().textContent()).resolves.toContain('tool.exe · 4 B')
+      const after = (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data.messages.length
+      expect(after).toBe(before)
+    })
+
     test('a reload keeps the conversation', async () => {
       await page.reload()
       await widget().getByRole('img', { name: 'parcel.png' }).waitFor(WAIT)
