@@ -19,14 +19,13 @@ interface XHR {
   setRequestHeader(name: string, value: string): void
   send(body: FormData): void
   getAllResponseHeaders(): string
-  timeout: number
+  abort(): void
   readonly status: number
   readonly statusText: string
   readonly responseText: string
   readonly upload: { onprogress: ((event: { loaded: number; total: number }) => void) | null }
   onload: (() => void) | null
   onerror: (() => void) | null
-  ontimeout: (() => void) | null
   onabort: (() => void) | null
 }
 
@@ -56,8 +55,9 @@ export class Transport {
 
   /**
    * `POST path` with a multipart body; resolves with the envelope's `data`. Where the platform has
-   * XMLHttpRequest (browsers), `onProgress` hears each step of the upload; elsewhere (Node's fetch)
-   * it hears once, when the answer came.
+   * XMLHttpRequest (browsers), `onProgress` hears each step of the upload, and the request timeout
+   * counts from the last step (a large file on a slow link is not cut off while it moves); elsewhere
+   * (Node's fetch) it hears once, when the answer came, and the timeout is for the whole request.
    */
   async upload<T>(path: string, form: FormData, bearer: string, onProgress?: Progress): Promise<T> {
     const XMLHttpRequest = (globalThis as { XMLHttpRequest?: new () => XHR }).XMLHttpRequest
@@ -72,21 +72,36 @@ export class Transport {
     return new Promise<T>((resolve, reject) => {
       xhr.open('POST', `${this.baseURL}${path}`)
       xhr.setRequestHeader('authorization', `Bearer ${bearer}`)
-      xhr.timeout = this.options.timeoutMs
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const failed = (what: string) => () => {
+        clearTimeout(timer)
+        reject(networkError(new Error(what)))
+      }
+      const idle = () => {
+        clearTimeout(timer)
+        timer = setTimeout(() => {
+          failed('the upload timed out')()
+          xhr.abort()
+        }, this.options.timeoutMs)
+      }
+      // Bytes of the whole multipart body, as the upload events count them.
+      let total = (form.get('file') as Blob | null)?.size ?? 0
       let reported = -1
-      const report = (sent: number, total: number) => {
+      const report = (sent: number) => {
         if (sent === reported) return
         reported = sent
         onProgress?.(sent, total)
       }
-      xhr.upload.onprogress = (event) => report(event.loaded, event.total)
-      const failed = (what: string) => () => reject(networkError(new Error(what)))
+      xhr.upload.onprogress = (event) => {
+        idle()
+        if (event.total) total = event.total
+        report(event.loaded)
+      }
       xhr.onerror = failed('the upload failed')
-      xhr.ontimeout = failed('the upload timed out')
       xhr.onabort = failed('the upload was aborted')
       xhr.onload = () => {
-        const total = (form.get('file') as Blob | null)?.size ?? 0
-        if (xhr.status < 300) report(total, total)
+        clearTimeout(timer)
+        if (xhr.status < 300) report(total)
         const answer = { ok: xhr.status < 300, status: xhr.status, statusText: xhr.statusText }
         try {
           let envelope: Envelope | undefined
@@ -103,6 +118,7 @@ export class Transport {
           reject(error)
         }
       }
+      idle()
       xhr.send(form)
     })
   }
