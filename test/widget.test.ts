@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { signInAgent } from './support/agents.js'
 import { startServer, stopServer, type TestServer } from './support/app.js'
@@ -9,6 +10,7 @@ import { startEchoBot } from './support/echo-bot.js'
 import { operator } from './support/fixtures.js'
 import { freePort } from './support/processes.js'
 import { connect } from './support/sockets.js'
+import { upload } from './support/uploads.js'
 import { startWebShop } from './support/web-shop.js'
 
 // The support widget as a customer ships it: the example web shop (its own process and origin)
@@ -144,8 +146,111 @@ for (const dialect of dialects) {
       await mine.locator('.state', { hasText: 'Read' }).waitFor(WAIT)
     })
 
+    test('the visitor attaches an image: progress, then its thumbnail from Parley; the agent gets the file', async () => {
+      // Noise, so that it is some 300 KB; uploads throttled, so that the progress has steps to show.
+      const bytes = await sharp({
+        create: {
+          width: 400,
+          height: 300,
+          channels: 3,
+          background: '#888',
+          noise: { type: 'gaussian', sigma: 60 },
+        },
+      })
+        .png()
+        .toBuffer()
+      const cdp = await context.newCDPSession(page)
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: bytes.length, // a second
+      })
+      // Every state the upload's row says, as it says it.
+      await page.evaluate(`(() => {
+        const root = document.querySelector('parley-widget').shadowRoot
+        const seen = (window.uploadStates = [])
+        new MutationObserver(() => {
+          const state = root.querySelector('.msg:last-child .state')?.textContent
+          if (state && seen.at(-1) !== state) seen.push(state)
+        }).observe(root, { subtree: true, childList: true, characterData: true })
+      })()`)
+      const [chooser] = await Promise.all([
+        page.waitForEvent('filechooser'),
+        page.getByRole('button', { name: 'Attach a file' }).click(),
+      ])
+      await chooser.setFiles({ name: 'parcel.png', mimeType: 'image/png', buffer: bytes })
+      const image = widget().locator('.msg.mine a.image img')
+      await image.waitFor(WAIT)
+      await cdp.detach()
+      const naturalWidth = `document.querySelector('parley-widget').shadowRoot
+        .querySelector('.msg.mine a.image img').naturalWidth`
+      await expect.poll(() => page.evaluate(naturalWidth), WAIT).toBe(320)
+      expect(await image.getAttribute('alt')).toBe('parcel.png')
+      expect([await image.getAttribute('width'), await image.getAttribute('height')]).toEqual(['240', '180'])
+      expect(await image.getAttribute('src')).toMatch(new RegExp(`^${server.url}/files/[0-9]+/thumbnail/`))
+      const link = widget().locator('.msg.mine a.image')
+      expect(await link.getAttribute('target')).toBe('_blank')
+      expect(await link.getAttribute('rel')).toBe('noopener')
+      const states = (await page.evaluate('window.uploadStates')) as string[]
+      const percents = states.map((state) => /^Uploading (\d+) %$/.exec(state)?.[1]).filter(Boolean)
+      expect(percents.length).toBeGreaterThan(2) // 0 %, some steps between, and on to 100 %
+      expect(states.at(-1)).not.toMatch(/Not sent/)
+
+      const { messages } = (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data
+      const sent = (messages as { type: number; data: Record<string, unknown> }[]).at(-1)
+      expect(sent).toMatchObject({ type: 1002, data: { fileName: 'parcel.png', mediaType: 'image/png' } })
+      expect(sent?.data.fileID).toMatch(/^[0-9]+$/)
+    })
+
+    test('the agent sends a PDF: the widget shows a download link with its name and size', async () => {
+      const pdf = Buffer.concat([
+        Buffer.from('%PDF-1.4\n'),
+        Buffer.alloc(33_000, 0x20),
+        Buffer.from('\n%%EOF\n'),
+      ])
+      const uploaded = await upload(server, '/api/agent/v1/file/upload', pdf, {
+        fileName: 'invoice.pdf',
+        type: 'application/pdf',
+        headers: { authorization: `Bearer ${agent.token}` },
+      })
+      const sent = await agent.call('/case/send_message', {
+        id: flow.caseID,
+        localID: 'ada-pdf',
+        messageType: 'file',
+        file: { fileID: uploaded.json.data.file.fileID, caption: 'Your invoice' },
+      })
+      expect(sent.status).toBe(200)
+      const link = widget().getByRole('link', { name: 'invoice.pdf · 33 KB' })
+      await link.waitFor(WAIT)
+      const href = (await link.getAttribute('href')) as string
+      expect(href).toMatch(new RegExp(`^${server.url}/files/[0-9]+/file/invoice.pdf[?]expires=`))
+      const got = await fetch(href)
+      expect(Buffer.compare(Buffer.from(await got.arrayBuffer()), pdf)).toBe(0)
+      await widget().locator('.bubble', { hasText: 'Your invoice' }).waitFor(WAIT)
+      await shot(page, 'attachments')
+    })
+
+    test('a file of a type not accepted is not sent, and the widget says why', async () => {
+      const before = (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data.messages.length
+      await widget()
+        .locator('input[type=file]')
+        .setInputFiles({
+          name: 'tool.exe',
+          mimeType: 'application/octet-stream',
+          buffer: Buffer.from([0, 1, 2, 255]),
+        })
+      const alert = widget().getByRole('alert')
+      await alert.waitFor(WAIT)
+      expect(await alert.textContent()).toBe('Not sent: files of this type are not accepted.')
+      await expect(widget().locator('.msg.mine').last().textContent()).resolves.toContain('tool.exe · 4 B')
+      const after = (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data.messages.length
+      expect(after).toBe(before)
+    })
+
     test('a reload keeps the conversation', async () => {
       await page.reload()
+      await widget().getByRole('img', { name: 'parcel.png' }).waitFor(WAIT)
       await bubbles().filter({ hasText: 'Hi, Ada here. It ships today.' }).waitFor(WAIT)
       const asked = widget().locator('.bubble').getByText('Where is my parcel?', { exact: true })
       await expect(asked.count()).resolves.toBe(1)

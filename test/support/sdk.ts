@@ -38,7 +38,8 @@ export class Network {
     const path = url.pathname + url.search
     const record: (typeof this.requests)[number] = {
       path,
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      // JSON, or (an upload) the FormData itself.
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
     }
     this.requests.push(record)
     if (path.startsWith('/connect?check=1')) await this.gate

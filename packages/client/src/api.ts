@@ -1,3 +1,4 @@
+import { type FilesAPI, kindOf, type SendFileOptions } from './files.js'
 import { replyTitle } from './interactive.js'
 import type { Outbox, PendingMessage } from './outbox.js'
 import type {
@@ -23,6 +24,7 @@ export interface ApiContext {
   userID(): string | undefined
   /** Follows a room: its messages are emitted, and it is resynced after every reconnect. */
   watch(roomID: string): void
+  files: FilesAPI
 }
 
 export interface SendMessage {
@@ -37,14 +39,26 @@ export interface SendMessage {
   replyTo?: string
 }
 
+/** A file to upload and send (`messages.sendFile`): to a room, or to a user's personal room. */
+export interface SendFile extends SendFileOptions {
+  roomID?: string
+  recipientUserID?: string
+  file: Blob
+}
+
 export type CaseMessageType = 'text' | 'image' | 'video' | 'file'
+
+/** Media in a case message: a file uploaded to Parley (its fileID), or a URL somebody else hosts. */
+type Media<Extra = unknown> =
+  | { fileID: string; caption?: string }
+  | ({ url: string; caption?: string } & Extra)
 
 export interface SendCaseMessage {
   messageType?: CaseMessageType
   text?: { body: string }
-  image?: { url: string; caption?: string }
-  video?: { url: string; caption?: string }
-  file?: { url: string; fileName?: string; caption?: string }
+  image?: Media
+  video?: Media
+  file?: Media<{ fileName?: string }>
   /** The visitor's choice of a chatbot's button or list row (its title is the text, unless given). */
   reply?: QuickReply
 }
@@ -101,7 +115,7 @@ export function messagesAPI(context: ApiContext) {
   const { call, outbox } = context
   const page = (path: string, body: unknown) => call<MessagePage>(path, body)
   const none = (path: string, body: unknown) => call<unknown>(path, body).then(() => undefined)
-  return {
+  const api = {
     /** Queues the message in the outbox (stored first); resolves once the server stored it. */
     send(input: SendMessage): Promise<Message> {
       const type = input.type ?? 1001
@@ -117,6 +131,13 @@ export function messagesAPI(context: ApiContext) {
       }
       return outbox.add(entry(shown, '/v1/chat/message/send', defined({ ...input, type })))
     },
+    /** Uploads the file, then sends it (as an image, a video or a file, as the bytes say) through the outbox. */
+    async sendFile(input: SendFile): Promise<Message> {
+      const { file, fileName, caption, onProgress, ...to } = input
+      const uploaded = await context.files.upload(file, { fileName, onProgress })
+      const type = CASE_TYPES[kindOf(uploaded.mediaType)]
+      return api.send({ ...to, type, body: caption, data: { fileID: uploaded.fileID } })
+    },
     /** Outbox entries not stored yet (of one room, or all), oldest first. */
     pending: (roomID?: string) => outbox.pending(roomID),
     listBefore: (roomID: string, options: { maxCreated?: number; limit?: number } = {}) =>
@@ -127,6 +148,7 @@ export function messagesAPI(context: ApiContext) {
     markDelivered: (messageIDs: string[]) => none('/v1/chat/message/feedback/delivered', { messageIDs }),
     delete: (roomID: string, messageIDs: string[]) => none('/v1/chat/message/delete', { roomID, messageIDs }),
   }
+  return api
 }
 
 export function casesAPI(context: ApiContext) {
@@ -138,7 +160,7 @@ export function casesAPI(context: ApiContext) {
     rooms.set(found.caseID, found.roomID)
     return found
   }
-  return {
+  const api = {
     topics: () => call<{ topics: Topic[] }>(`${VISITOR}/topic/get_list`, {}).then((d) => d.topics),
     /** Opens a case with its first message, and watches its room. */
     async create(input: { message: string; topicID?: number }): Promise<Case> {
@@ -180,7 +202,16 @@ export function casesAPI(context: ApiContext) {
       }
       return outbox.add(entry(shown, `${VISITOR}/case/send_message`, body))
     },
+    /** Uploads the file, then sends it in the case (as an image, a video or a file, as the bytes say). */
+    async sendFile(caseID: string, file: Blob, options: SendFileOptions = {}): Promise<Message> {
+      const { caption, ...upload } = options
+      const uploaded = await context.files.upload(file, upload)
+      const messageType = kindOf(uploaded.mediaType)
+      const media = caption === undefined ? { fileID: uploaded.fileID } : { fileID: uploaded.fileID, caption }
+      return api.send(caseID, { messageType, [messageType]: media })
+    },
   }
+  return api
 }
 
 type Shown = Omit<PendingMessage, 'localID' | 'created' | 'request'>

@@ -2,12 +2,13 @@ import { casesAPI, messagesAPI, roomsAPI, usersAPI } from './api.js'
 import { BACKOFF_DEFAULTS, type BackoffOptions } from './backoff.js'
 import { Emitter } from './emitter.js'
 import { isUnauthorized, ParleyError } from './errors.js'
+import { type FilesAPI, filesAPI } from './files.js'
 import { Outbox, type PendingMessage } from './outbox.js'
 import { Realtime, type WebSocketConstructor } from './realtime.js'
 import { Session } from './session.js'
 import { defaultStorage, memoryStorage, type StorageLike, Store } from './storage.js'
 import { MessageSync } from './sync.js'
-import { Transport } from './transport.js'
+import { type Progress, Transport } from './transport.js'
 import type {
   Case,
   ConnectionState,
@@ -72,6 +73,8 @@ export class ParleyClient {
   readonly rooms: ReturnType<typeof roomsAPI>
   readonly messages: ReturnType<typeof messagesAPI>
   readonly cases: ReturnType<typeof casesAPI>
+  /** Uploads (with progress); `messages.sendFile` and `cases.sendFile` upload and send in one go. */
+  readonly files: FilesAPI
   private readonly events = new Emitter<ParleyEvents>()
   private readonly transport: Transport
   private readonly session: Session
@@ -101,8 +104,12 @@ export class ParleyClient {
     this.sync = this.messageSync()
     this.outbox = this.createOutbox(store, backoff)
     this.realtime = this.createRealtime(WebSocket, backoff, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS)
+    this.files = filesAPI(<T>(path: string, form: FormData, onProgress?: Progress) =>
+      this.session.authorized((token) => this.transport.upload<T>(path, form, token, onProgress)),
+    )
     const context = {
       call: <T>(path: string, body?: unknown) => this.call<T>(path, body),
+      files: this.files,
       outbox: this.outbox,
       userID: () => this.user?.userID,
       watch: (id: string) => this.watch(id),

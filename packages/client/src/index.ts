@@ -1,17 +1,21 @@
 // @parley/client: Parley's client SDK (see README.md beside src/).
 
-export type { CaseMessageType, SendCaseMessage, SendMessage } from './api.js'
+export type { CaseMessageType, SendCaseMessage, SendFile, SendMessage } from './api.js'
 export type { BackoffOptions } from './backoff.js'
 export { ParleyClient, type ParleyClientOptions, type ParleyEvents } from './client.js'
 export { ParleyError } from './errors.js'
+export { type FileKind, fileOf, kindOf, type SendFileOptions, type UploadOptions } from './files.js'
 export { interactiveOf, quickReply, replyTitle } from './interactive.js'
 export type { PendingMessage } from './outbox.js'
 export type { WebSocketConstructor, WebSocketLike } from './realtime.js'
 export { memoryStorage, type StorageLike } from './storage.js'
+export type { Progress } from './transport.js'
 export type {
   Case,
   CaseStatus,
   ConnectionState,
+  FileData,
+  FileObject,
   Interactive,
   InteractiveButton,
   InteractiveRow,

@@ -52,7 +52,10 @@ export interface Message {
   /** 1001 text, 1002 image, 1003 video, 1004 file, 1005 location, 9001 system. */
   type: number
   body: string
-  /** Per type (`url`, `fileName`, ...); a chatbot's `customData` string is kept here. */
+  /**
+   * Per type (`url`, `fileName`, ...; an uploaded file's FileData, read it with `fileOf`); a
+   * chatbot's `customData` string is kept here.
+   */
   data: Record<string, unknown>
   quote: Quote
   replyTo: string | null
@@ -63,6 +66,27 @@ export interface Message {
   isDeleted: boolean
   isDelivered: boolean
   isRead: boolean
+}
+
+/** A file uploaded to Parley (`files.upload`): a message then carries it by its `fileID`. */
+export interface FileObject {
+  fileID: string
+  /** A signed link on Parley's origin, good for an hour or two (messages give fresh ones). */
+  url: string
+  /** The image's thumbnail (a signed link too); '' for other files. */
+  thumbnailURL: string
+  /** What the bytes are (sniffed by the server, whatever the file's name says). */
+  mediaType: string
+  size: number
+  fileName: string
+  /** An image's size in pixels; null for other files. */
+  width: number | null
+  height: number | null
+}
+
+/** The `data` of a message that carries an uploaded file (links fresh on every read). */
+export interface FileData extends FileObject {
+  hasThumbnail: boolean
 }
 
 /** A page of a room's history, oldest first. */

@@ -5,6 +5,7 @@ import {
   ParleyClient,
   type QuickReply,
 } from '../../client/src/index.js'
+import { attachmentOf } from './attachment.js'
 import type { Texts } from './texts.js'
 import type { Shown, View } from './view.js'
 
@@ -34,6 +35,9 @@ export class Conversation {
   /** The last message marked read, not to mark it again. */
   private lastSeen: string | undefined
   private typingTimer: ReturnType<typeof setTimeout> | undefined
+  /** Files being uploaded (and then sent) from this page; each has a row of its own meanwhile. */
+  private uploads = 0
+  private uploadCount = 0
 
   constructor(
     private readonly view: View,
@@ -48,6 +52,7 @@ export class Conversation {
       void this.send(text)
     })
     view.input.addEventListener('input', () => this.typed())
+    view.onFile = (file) => void this.sendFile(file)
     view.onChoice = (reply, kind) =>
       void this.send(
         reply.title,
@@ -107,17 +112,59 @@ export class Conversation {
   }
 
   private async send(text: string, reply?: QuickReply): Promise<void> {
-    await this.start()
+    if (!(await this.ready(text)) || !this.current) return
     const client = this.client as ParleyClient
-    this.stopTyping()
-    if (!this.current) {
-      // The first message opens the case (and is its first message).
-      this.follow(await client.cases.create({ message: text, topicID: this.options.topicID }))
-      return
-    }
     const sent = client.cases.send(this.current.caseID, { text: { body: text }, ...(reply ? { reply } : {}) })
     this.showPending()
     await sent.catch(() => this.showPending())
+  }
+
+  /** Signed in, with a case: the first message opens one (and is its first message: then false). */
+  private async ready(first: string): Promise<boolean> {
+    await this.start()
+    this.stopTyping()
+    if (this.current) return true
+    const client = this.client as ParleyClient
+    this.follow(await client.cases.create({ message: first, topicID: this.options.topicID }))
+    return false
+  }
+
+  /**
+   * Uploads the file and sends it in the case (opened with its name, if none is open), in a row of
+   * its own that shows the upload's progress, then the message, or why it was not sent.
+   */
+  private async sendFile(file: File): Promise<void> {
+    const key = `upload:${++this.uploadCount}`
+    const row = (state: string, failed = false) =>
+      this.view.show({
+        key,
+        who: this.texts.you,
+        body: '',
+        mine: true,
+        system: false,
+        state,
+        failed,
+        attachment: { id: key, name: file.name, url: '', size: file.size },
+      })
+    this.uploads++
+    try {
+      await this.ready(file.name)
+      const client = this.client as ParleyClient
+      row(this.texts.uploading(0))
+      const message = await client.cases.sendFile((this.current as Case).caseID, file, {
+        onProgress: (sent, total) =>
+          row(sent < total ? this.texts.uploading(Math.floor((sent * 100) / total)) : this.texts.sending),
+      })
+      if (this.view.has(message.messageID)) this.view.remove(key)
+      else this.view.rekey(key, message.messageID)
+      this.onMessage(message)
+    } catch (error) {
+      const code = (error as { code?: string } | null)?.code
+      const texts = this.texts
+      row(code === '41300' ? texts.tooLarge : code === '41500' ? texts.typeRefused : texts.notSent, true)
+    } finally {
+      this.uploads--
+    }
   }
 
   /** Messages still in the outbox (offline, or sent before a reload), marked as sending. */
@@ -125,7 +172,8 @@ export class Conversation {
     const caseID = this.current?.caseID
     if (!this.client || !caseID) return
     for (const entry of this.client.messages.pending()) {
-      if (entry.caseID !== caseID) continue
+      // A file sent from this page is shown by its upload's row.
+      if (entry.caseID !== caseID || (this.uploads > 0 && entry.data?.fileID)) continue
       const key = `local:${entry.localID}`
       if (this.view.has(key)) continue
       const { body } = entry
@@ -158,6 +206,7 @@ export class Conversation {
       system: m.type === SYSTEM_TYPE,
       ...(mine ? { state: m.isRead ? this.texts.read : '' } : {}),
       interactive,
+      attachment: attachmentOf(m, this.options.baseURL),
     }
   }
 

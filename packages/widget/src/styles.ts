@@ -44,6 +44,11 @@ header button { background: transparent; color: #fff; border: 0; font-size: 22px
 form.composer { display: flex; gap: 8px; padding: 10px; border-top: 1px solid #e3e5e8; }
 form.composer textarea { flex: 1; resize: none; border: 1px solid #c9ccd1; border-radius: 10px; padding: 8px; font-size: 15px; min-height: 40px; max-height: 120px; }
 form.composer button { background: var(--parley-color); color: #fff; border: 0; border-radius: 10px; padding: 0 14px; cursor: pointer; font-size: 15px; }
+form.composer button.attach { background: transparent; color: var(--parley-color); padding: 0 6px; }
+.attach svg { width: 22px; height: 22px; display: block; fill: none; stroke: currentColor; stroke-width: 2; stroke-linecap: round; stroke-linejoin: round; }
+.bubble .image, .bubble img { display: block; max-width: 100%; height: auto; border-radius: 8px; }
+.bubble .file { display: block; color: inherit; text-decoration: underline; }
+.msg .state.failed { color: #b3261e; }
 .closed { padding: 12px; border-top: 1px solid #e3e5e8; display: flex; flex-direction: column; gap: 8px; }
 .closed p { margin: 0; }
 .rating { display: flex; gap: 6px; }

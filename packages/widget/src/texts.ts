@@ -17,6 +17,11 @@ export interface Texts {
   newConversation: string
   stars: (n: number) => string
   offline: string
+  attach: string
+  uploading: (percent: number) => string
+  tooLarge: string
+  typeRefused: string
+  notSent: string
 }
 
 const en: Texts = {
@@ -37,6 +42,11 @@ const en: Texts = {
   newConversation: 'Start a new conversation',
   stars: (n) => `${n} of 5`,
   offline: 'Offline: your messages will be sent when the connection is back.',
+  attach: 'Attach a file',
+  uploading: (percent) => `Uploading ${percent} %`,
+  tooLarge: 'Not sent: the file is too large.',
+  typeRefused: 'Not sent: files of this type are not accepted.',
+  notSent: 'Not sent.',
 }
 
 const id: Texts = {
@@ -57,6 +67,11 @@ const id: Texts = {
   newConversation: 'Mulai percakapan baru',
   stars: (n) => `${n} dari 5`,
   offline: 'Offline: pesan Anda akan dikirim saat koneksi kembali.',
+  attach: 'Lampirkan berkas',
+  uploading: (percent) => `Mengunggah ${percent} %`,
+  tooLarge: 'Tidak terkirim: berkas terlalu besar.',
+  typeRefused: 'Tidak terkirim: jenis berkas ini tidak diterima.',
+  notSent: 'Tidak terkirim.',
 }
 
 const languages: Record<string, Texts> = { en, id }

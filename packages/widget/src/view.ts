@@ -1,5 +1,6 @@
 import type { Interactive } from '../../client/src/index.js'
-import { chatIcon, h } from './dom.js'
+import { type Attachment, attachmentElement } from './attachment.js'
+import { chatIcon, clipIcon, h } from './dom.js'
 import { styleSheet } from './styles.js'
 import type { Texts } from './texts.js'
 
@@ -11,7 +12,10 @@ export interface Shown {
   mine: boolean
   system: boolean
   state?: string
+  /** The state is a failure (said in the state's text). */
+  failed?: boolean
   interactive?: Interactive | undefined
+  attachment?: Attachment | undefined
 }
 
 export interface ViewOptions {
@@ -31,10 +35,14 @@ export class View {
   readonly log: HTMLElement
   readonly input: HTMLTextAreaElement
   readonly composer: HTMLFormElement
+  /** The hidden file chooser the attach button opens. */
+  readonly fileInput: HTMLInputElement
   private readonly typingLine: HTMLElement
   private readonly offlineLine: HTMLElement
   readonly closedArea: HTMLElement
   private readonly rows = new Map<string, HTMLElement>()
+  /** The visitor chose a file to send. */
+  onFile: (file: File) => void = () => {}
   onChoice: (reply: { id: string; title: string; description?: string }, kind: 'button' | 'list') => void =
     () => {}
 
@@ -61,7 +69,16 @@ export class View {
     this.typingLine = h('div', { class: 'typing', 'aria-live': 'polite' })
     this.offlineLine = h('div', { class: 'offline', role: 'status', hidden: true }, texts.offline)
     this.input = h('textarea', { 'aria-label': texts.message, rows: '1', placeholder: texts.message })
-    this.composer = h('form', { class: 'composer' }, this.input, h('button', { type: 'submit' }, texts.send))
+    this.fileInput = h('input', { type: 'file', hidden: true, tabindex: '-1' })
+    const attach = h('button', { type: 'button', class: 'attach', 'aria-label': texts.attach }, clipIcon())
+    this.composer = h(
+      'form',
+      { class: 'composer' },
+      this.input,
+      this.fileInput,
+      attach,
+      h('button', { type: 'submit' }, texts.send),
+    )
     this.closedArea = h('div', { class: 'closed', hidden: true })
     this.panel = h(
       'section',
@@ -75,6 +92,11 @@ export class View {
     )
     root.append(this.launcher, this.panel)
     close.addEventListener('click', () => this.setOpen(false))
+    attach.addEventListener('click', () => this.fileInput.click())
+    this.fileInput.addEventListener('change', () => {
+      for (const file of this.fileInput.files ?? []) this.onFile(file)
+      this.fileInput.value = ''
+    })
     // Enter sends; Shift+Enter is a new line.
     this.input.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && !event.shiftKey) {
@@ -117,7 +139,13 @@ export class View {
     this.log.querySelector('.empty')?.remove()
     const existing = this.rows.get(message.key)
     // An update that changes nothing shown (a delivered mark) leaves the row alone.
-    const shape = JSON.stringify([message.who, message.body, message.state, message.system])
+    const shape = JSON.stringify([
+      message.who,
+      message.body,
+      message.state,
+      message.system,
+      message.attachment?.id,
+    ])
     if (existing?.dataset.shape === shape) return
     const row = message.system ? h('div', { class: 'system' }, message.body) : this.bubble(message)
     row.dataset.key = message.key
@@ -144,15 +172,32 @@ export class View {
     return this.rows.has(key)
   }
 
+  remove(key: string): void {
+    this.rows.get(key)?.remove()
+    this.rows.delete(key)
+  }
+
   private bubble(message: Shown): HTMLElement {
     const row = h(
       'div',
       { class: `msg${message.mine ? ' mine' : ''}` },
       h('span', { class: 'who' }, message.who),
-      h('div', { class: 'bubble' }, message.body),
+      h(
+        'div',
+        { class: 'bubble' },
+        message.attachment && attachmentElement(message.attachment),
+        message.body || undefined,
+      ),
     )
     if (message.interactive) row.append(this.choices(message.interactive))
-    if (message.state) row.append(h('span', { class: 'state' }, message.state))
+    if (message.state)
+      row.append(
+        h(
+          'span',
+          { class: `state${message.failed ? ' failed' : ''}`, role: message.failed ? 'alert' : undefined },
+          message.state,
+        ),
+      )
     return row
   }
 
