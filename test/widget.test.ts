@@ -248,6 +248,18 @@ for (const dialect of dialects) {
       expect(after).toBe(before)
     })
 
+    test('a message the server refuses is marked as not sent, not left "Sending…"', async () => {
+      const before = (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data.messages.length
+      await widget().getByLabel('Message').fill('x'.repeat(20_001)) // longer than any text message
+      await widget().getByRole('button', { name: 'Send' }).click()
+      const alert = widget()
+        .getByRole('alert')
+        .filter({ hasText: /^Not sent\.$/ })
+      await alert.waitFor(WAIT)
+      const after = (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data.messages.length
+      expect(after).toBe(before)
+    })
+
     test('a reload keeps the conversation', async () => {
       await page.reload()
       await widget().getByRole('img', { name: 'parcel.png' }).waitFor(WAIT)

@@ -85,6 +85,21 @@ export class Conversation {
     client.on('message', (m) => this.onMessage(m))
     client.on('messageUpdate', (m) => this.onMessage(m))
     client.on('case', (c) => this.onCase(c))
+    // A message the server refused for good (too long, the case closed meanwhile) says so.
+    client.on('sendFailed', ({ entry }) => {
+      const key = `local:${entry.localID}`
+      if (!this.view.has(key)) return
+      const { you, notSent } = this.texts
+      this.view.show({
+        key,
+        who: you,
+        body: entry.body,
+        mine: true,
+        system: false,
+        state: notSent,
+        failed: true,
+      })
+    })
     client.on('connection', (state) => {
       this.view.setOffline(state === 'offline')
       // A case/update sent while the socket was away is not replayed: read the case again.
