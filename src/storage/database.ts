@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { type DatabaseIntrospector, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { Config } from '../config/config.js'
 import { retryConflicts } from '../errors/faults.js'
@@ -102,33 +102,42 @@ async function closing(ids: LeasedIDs, db: Kysely<Schema>): Promise<void> {
 export async function migrate(database: Database): Promise<void> {
   const schema = database.dialect === 'postgres' ? await currentSchema(database) : undefined
   const migrator = new Migrator({
-    db: database.db,
+    db: schema ? withIntrospectionOf(database.db, schema) : database.db,
     provider: { getMigrations: async () => migrations },
     // Kysely looks for its bookkeeping tables in every schema unless told which: a database that
     // holds another Parley (in another schema) would look migrated already.
     ...(schema ? { migrationTableSchema: schema } : {}),
   })
-  for (let attempt = 1; ; attempt++) {
-    const { error } = await migrator.migrateToLatest()
-    if (!error) return
-    if (attempt >= MIGRATE_ATTEMPTS || !droppedElsewhere(error, schema)) throw error
-  }
+  const { error } = await migrator.migrateToLatest()
+  if (error) throw error
 }
 
 /**
- * Kysely's check for its bookkeeping table reads the whole catalogue, so another schema or table
- * dropped meanwhile (by another application, or another test) fails it before anything was
- * migrated: 3F000 `schema "other" does not exist`, or 42P01 `relation "other.table" does not
- * exist` from the serial-sequence lookup. Worth another look; our own schema missing is not.
+ * `db` whose introspection (what Kysely's migrator reads to find its bookkeeping tables) sees our
+ * schema only. Kysely's own reads the whole catalogue, with functions that fail when another
+ * schema or table is dropped meanwhile (by another application, or another test): 3F000 or
+ * 42P01 naming what is not ours.
  */
-function droppedElsewhere(error: unknown, schema: string | undefined): boolean {
-  const message = String((error as Error).message)
-  const named = /^(?:schema "([^"]+)"|relation "([^".]+)\.[^"]*") does not exist/.exec(message)
-  const other = named?.[1] ?? named?.[2]
-  return schema !== undefined && other !== undefined && other !== schema
+function withIntrospectionOf(db: Kysely<Schema>, schema: string): Kysely<Schema> {
+  const getTables = async () => {
+    const { rows } = await sql<{ name: string }>`
+      select tablename as name from pg_catalog.pg_tables where schemaname = ${schema}`.execute(db)
+    return rows.map(({ name }) => ({ name, schema, isView: false, columns: [] }))
+  }
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () => [{ name: schema }],
+    getTables,
+    getMetadata: async () => ({ tables: await getTables() }),
+  }
+  return new Proxy(db, {
+    get: (target, property) => {
+      if (property === 'introspection') return introspection
+      const value = Reflect.get(target, property, target)
+      // Kysely keeps its state in private fields: its methods must run on the real instance.
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
 }
-
-const MIGRATE_ATTEMPTS = 50
 
 async function currentSchema(database: Database): Promise<string> {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)
