@@ -158,7 +158,10 @@ export function createServices({
     repositories,
     revokeSessions: (userID) => sessions.revokeAllOf(userID),
     closeCases: (organizationID, userID) => cases.server.closeAllOf(organizationID, userID),
-    eraseMessages: (organizationID, userID) => userMessages.eraseAllOf(organizationID, userID),
+    eraseMessages: async (organizationID, userID) => {
+      await cases.server.eraseTextsOf(organizationID, userID)
+      return userMessages.eraseAllOf(organizationID, userID)
+    },
   })
   return {
     hub,

@@ -5,6 +5,7 @@ import { openCase } from './support/cases.js'
 import { bearer, createOrganization, requestTicket, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { connect } from './support/sockets.js'
+import { download, png, upload } from './support/uploads.js'
 
 const S = '/v1/server'
 
@@ -185,6 +186,19 @@ describeEachDatabase('server API: users', (dialect) => {
         body: 'my secret address',
       })
       const roomID = sent.json.data.message.roomID
+      const uploaded = await upload(server(), '/v1/chat/file/upload', await png(20, 20), {
+        fileName: 'passport.png',
+        type: 'image/png',
+        headers: bearer(dave.accessToken),
+      })
+      const withFile = await dave.call('/v1/chat/message/send', {
+        recipientUserID: erin.userID,
+        localID: 'd-2',
+        type: 1002,
+        data: { fileID: uploaded.json.data.file.fileID },
+      })
+      const fileURL = withFile.json.data.message.data.url
+      expect((await download(server(), fileURL)).status).toBe(200)
       const opened = await openCase(dave, 'please help, my phone is +44 7700 900123')
       const socket = await connect(server().url, dave.accessToken)
 
@@ -193,13 +207,16 @@ describeEachDatabase('server API: users', (dialect) => {
         userID: dave.userID,
         sessionsRevoked: 1,
         casesClosed: 1,
-        messagesErased: 2,
+        messagesErased: 3,
       })
+      // The file's bytes are gone with its message.
+      expect((await download(server(), fileURL)).status).toBe(404)
       expect((await socket.closed).code).toBe(4001)
       expect((await dave.call('/v1/chat/message/room_list_and_unread')).json.error.code).toBe('40103')
       // The case is closed by the system, and its agent heard of it.
       const closed = await data('/case/get', { caseID: opened.caseID })
-      expect(closed.case).toMatchObject({ status: 'closed', closedBy: 'system' })
+      // What the case quoted of them is erased too.
+      expect(closed.case).toMatchObject({ status: 'closed', closedBy: 'system', firstMessage: '' })
       await agentSocket.waitUntil((f) => f.eventName === 'case/update' && f.data.status === 'closed')
       await agentSocket.close()
       // The profile is gone: the user does not exist for the server API, a second delete is 40401.
@@ -221,7 +238,9 @@ describeEachDatabase('server API: users', (dialect) => {
       expect(row.xc_user_id).not.toContain('dave')
       // Erin reads the message erased, from "Deleted user".
       const history = await erin.call('/v1/chat/message/list_by_room/before', { roomID })
-      const [message] = history.json.data.messages
+      const [message, fileMessage] = history.json.data.messages
+      expect(fileMessage).toMatchObject({ isDeleted: true, type: 1002 })
+      expect(fileMessage.data).toEqual({})
       expect(message).toMatchObject({
         isDeleted: true,
         body: '',

@@ -253,3 +253,12 @@ export const oldestQueued = (db: Kysely<Schema>, organizationID: string, topicID
         .orderBy('updated')
         .orderBy('id')
         .executeTakeFirst()
+
+/** Blanks what the visitor's cases quote of them (the first message, the chatbot's summary): erasure. */
+export const eraseCaseTextsOfUser = (db: Kysely<Schema>, organizationID: string, userID: string) =>
+  db
+    .updateTable('cases')
+    .set({ first_message: '', handover_summary: '' })
+    .where('organization_id', '=', organizationID)
+    .where('user_id', '=', userID)
+    .execute()

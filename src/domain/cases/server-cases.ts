@@ -74,6 +74,11 @@ export class ServerCases {
     return open.length
   }
 
+  /** Blanks the texts the visitor's cases keep of them (first message, handover summary): erasure. */
+  async eraseTextsOf(organizationID: string, userID: string): Promise<void> {
+    await this.deps.repositories.cases.eraseCaseTextsOfUser(this.deps.database.db, organizationID, userID)
+  }
+
   /** Every case of the visitor, newest first (their data export). */
   async casesOf(organizationID: string, userID: string): Promise<Case[]> {
     const rows = await this.deps.repositories.cases.listCasesOfUser(this.deps.database.db, userID)

@@ -29,7 +29,7 @@ export interface UserAccountsDependencies {
   revokeSessions: (userID: string) => Promise<number>
   /** Closes the user's open cases through the case engine; how many were open. */
   closeCases: (organizationID: string, userID: string) => Promise<number>
-  /** Erases every message the user sent; how many. */
+  /** Erases every message the user sent (and what their cases quote of them); how many messages. */
   eraseMessages: (organizationID: string, userID: string) => Promise<number>
 }
 
