@@ -223,6 +223,16 @@ describeEachDatabase('server API: users', (dialect) => {
       expect((await call('/user/get', { userID: dave.userID })).json.error.code).toBe('40401')
       expect((await call('/user/delete', { userID: dave.userID })).json.error.code).toBe('40401')
       expect((await call('/user/get', { xcUserID: 'dave' })).json.error.code).toBe('40401')
+      // No one adds them to a room or writes to them any more.
+      const room = await call('/room/create', { name: 'x', userIDs: [erin.userID, dave.userID] })
+      expect(room.json.error).toMatchObject({ code: '40401', message: `User ${dave.userID} not found` })
+      const toDave = await erin.call('/v1/chat/message/send', {
+        recipientUserID: dave.userID,
+        localID: 'e-1',
+        type: 1001,
+        body: 'still there?',
+      })
+      expect(toDave.json.error.code).toBe('40401')
       const row = await server()
         .testDatabase.database.db.selectFrom('users')
         .selectAll()

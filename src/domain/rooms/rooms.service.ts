@@ -54,7 +54,7 @@ export class RoomsService {
     input: { name: string; imageURL?: string | undefined; userIDs: string[] },
   ): Promise<Room> {
     const members = [...new Set(input.userIDs)]
-    await this.users.getMany(organizationID, members)
+    await this.users.getMany(organizationID, members, { living: true })
     const now = this.clock.now()
     const row: Insertable<RoomsTable> = {
       id: this.database.ids.next(),
@@ -111,7 +111,7 @@ export class RoomsService {
   }
 
   private async addTo(organizationID: string, roomID: string, userIDs: string[]): Promise<void> {
-    await this.users.getMany(organizationID, userIDs)
+    await this.users.getMany(organizationID, userIDs, { living: true })
     const now = this.clock.now()
     await this.database.transaction(async (trx) => {
       await this.repositories.rooms.addParticipants(trx, roomID, [...new Set(userIDs)], now)
@@ -170,7 +170,7 @@ export class RoomsService {
     const recipientUserID = peer ?? target.recipientUserID
     if (!recipientUserID) throw paramError('roomID', 'is required')
     if (recipientUserID === client.userID) throw paramError('recipientUserID', 'must be another user')
-    await this.users.get(client.organizationID, recipientUserID)
+    await this.users.getMany(client.organizationID, [recipientUserID], { living: true })
     const roomID = personalRoomID(client.userID, recipientUserID)
     if (!(await this.repositories.rooms.findRoom(this.database.db, roomID))) {
       const now = this.clock.now()
