@@ -12,6 +12,7 @@ import { Files } from './domain/files/files.service.js'
 import { MessageSync } from './domain/messages/message-sync.js'
 import { MessagesService } from './domain/messages/messages.service.js'
 import { Senders } from './domain/messages/senders.js'
+import { UserMessages } from './domain/messages/user-messages.js'
 import { CaseNotes } from './domain/notes/case-notes.js'
 import { OrganizationsService } from './domain/organizations/organizations.service.js'
 import { Reports } from './domain/reports/reports.js'
@@ -23,6 +24,8 @@ import { AccessTokens } from './domain/sessions/access-tokens.js'
 import { SessionsService } from './domain/sessions/sessions.service.js'
 import { TicketsService } from './domain/tickets/tickets.service.js'
 import { TopicsService } from './domain/topics/topics.service.js'
+import { UserAccounts } from './domain/users/user-accounts.js'
+import { UserExports } from './domain/users/user-export.js'
 import { UsersService } from './domain/users/users.service.js'
 import type { Clock } from './lib/clock.js'
 import type { DestinationPolicy } from './lib/destinations.js'
@@ -62,6 +65,10 @@ export interface Services {
   files: Files
   /** The media types each organization takes. */
   fileTypes: FileTypeSettings
+  /** The customer's backend and its users (server API): profile, access, erasure. */
+  userAccounts: UserAccounts
+  /** A user's data as one document (server API). */
+  userExports: UserExports
 }
 
 export interface Dependencies {
@@ -135,6 +142,27 @@ export function createServices({
   rooms.caseFollowersOf = (roomID) => cases.agents.followersOfRoom(roomID)
   const agentSessions = new AgentSessions(database, repositories, clock, hub)
   const keyPairs = { database, repositories, clock, organizations, audit }
+  const sessions = new SessionsService(
+    database,
+    repositories,
+    clock,
+    new AccessTokens(masterKey, clock),
+    users,
+    hub,
+  )
+  const userMessages = new UserMessages({ database, clock, repositories, rooms, messages, files })
+  const userAccounts = new UserAccounts({
+    database,
+    clock,
+    audit,
+    repositories,
+    revokeSessions: (userID) => sessions.revokeAllOf(userID),
+    closeCases: (organizationID, userID) => cases.server.closeAllOf(organizationID, userID),
+    eraseMessages: async (organizationID, userID) => {
+      await cases.server.eraseTextsOf(organizationID, userID)
+      return userMessages.eraseAllOf(organizationID, userID)
+    },
+  })
   return {
     hub,
     audit,
@@ -170,18 +198,21 @@ export function createServices({
     appKeys: new AppKeysService(keyPairs),
     tickets: new TicketsService(database, repositories, clock),
     users,
-    sessions: new SessionsService(
-      database,
-      repositories,
-      clock,
-      new AccessTokens(masterKey, clock),
-      users,
-      hub,
-    ),
+    sessions,
     rooms,
     messages,
     sync,
     files,
     fileTypes: new FileTypeSettings({ database, audit, repositories }),
+    userAccounts,
+    userExports: new UserExports({
+      database,
+      repositories,
+      accounts: userAccounts,
+      casesOf: (organizationID, userID) => cases.server.casesOf(organizationID, userID),
+      sentBy: (userID, limit) => userMessages.sentBy(userID, limit),
+      ofRoom: (roomID, limit) => userMessages.ofRoom(roomID, limit),
+      now: () => clock.now(),
+    }),
   }
 }

@@ -107,7 +107,7 @@ describeEachDatabase('HTTP transport', (dialect) => {
     expect(body.properties.userPlatform.enum).toEqual(['android', 'ios', 'web'])
     expect(media.example).toMatchObject({ xcUserID: 'customer-user-1001', userPlatform: 'ios' })
     expect(operation.security).toEqual([{ serverKey: [] }])
-    expect(Object.keys(operation.responses)).toEqual(['200', '400'])
+    expect(Object.keys(operation.responses)).toEqual(['200', '400', '403'])
   })
 
   describe('CORS', () => {

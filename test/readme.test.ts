@@ -89,6 +89,7 @@ describeEachDatabase('the README, pasted in order', (dialect) => {
       "Param 'userAgent' is required", // a field that fails validation
       'Request headers are required (Server-Key)', // a missing key
       '"body":"Hi Bob"', // Alice's message
+      '"body":"Your order has shipped"', // the server API's notice from the system sender
       '"fileName":"invoice.pdf"', // the file Alice uploaded and sent
       'download: 200 application/pdf', // and its signed link
       'case is not handled by the chatbot', // the bot's message after the handover

@@ -64,6 +64,10 @@ export interface UsersTable {
   user_role_code: Generated<string>
   created: number
   updated: number
+  /** Set while the user is deactivated (server API): no sessions, no tickets. */
+  deactivated_at: number | null
+  /** Set when the user was deleted (erasure): the profile is blank, xc_user_id freed. */
+  deleted_at: number | null
 }
 
 /** A client device, as the customer's backend described it in the ticket request. */

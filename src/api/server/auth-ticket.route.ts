@@ -31,6 +31,12 @@ export function authTicketRoute(app: FastifyInstance): void {
               field: '105',
             },
           ),
+          403: errorEnvelope('40301: the user of this xcUserID is deactivated (server API user/deactivate)', {
+            status: 403,
+            code: '40301',
+            message: 'User customer-user-1001 is deactivated',
+            field: '105',
+          }),
         },
       },
     },

@@ -2,6 +2,35 @@ import type { z } from 'zod'
 import { optionalText, params, requiredChoice, requiredText } from '../../http/params.js'
 import { isEmail, isHTTPURL, isIPAddress, isPhone } from '../../lib/formats.js'
 
+/** The optional profile fields of spec §2.1 (the server API's user/update takes them too). */
+export const OPTIONAL_PROFILE_FIELDS = {
+  email: optionalText({ max: 255, valid: isEmail, description: "(107) The user's e-mail address." }),
+  phone: optionalText({ max: 255, valid: isPhone, description: '(108) Phone number, country code first.' }),
+  username: optionalText({ max: 255, description: "(109) The user's username." }),
+  photoThumbnailURL: optionalText({
+    max: 2048,
+    valid: isHTTPURL,
+    description: '(110) Thumbnail picture URL.',
+  }),
+  photoFullsizeURL: optionalText({
+    max: 2048,
+    valid: isHTTPURL,
+    description: '(111) Full-size picture URL.',
+  }),
+  userRoleCode: optionalText({ max: 255, description: "(112) The user's role code." }),
+}
+
+/** Field codes of the profile (spec §2.1). */
+export const PROFILE_CODES = {
+  fullName: '106',
+  email: '107',
+  phone: '108',
+  username: '109',
+  photoThumbnailURL: '110',
+  photoFullsizeURL: '111',
+  userRoleCode: '112',
+}
+
 /** Spec §2.1, in the order of the field codes (the first failing field is reported). */
 export const authTicketRequest = params(
   {
@@ -18,20 +47,7 @@ export const authTicketRequest = params(
       description: "(105) The user's ID in the customer's system; at most 50 characters.",
     }),
     fullName: requiredText({ max: 255, description: "(106) The user's full name." }),
-    email: optionalText({ max: 255, valid: isEmail, description: "(107) The user's e-mail address." }),
-    phone: optionalText({ max: 255, valid: isPhone, description: '(108) Phone number, country code first.' }),
-    username: optionalText({ max: 255, description: "(109) The user's username." }),
-    photoThumbnailURL: optionalText({
-      max: 2048,
-      valid: isHTTPURL,
-      description: '(110) Thumbnail picture URL.',
-    }),
-    photoFullsizeURL: optionalText({
-      max: 2048,
-      valid: isHTTPURL,
-      description: '(111) Full-size picture URL.',
-    }),
-    userRoleCode: optionalText({ max: 255, description: "(112) The user's role code." }),
+    ...OPTIONAL_PROFILE_FIELDS,
   },
   {
     codes: {
@@ -40,13 +56,7 @@ export const authTicketRequest = params(
       userPlatform: '103',
       userDeviceID: '104',
       xcUserID: '105',
-      fullName: '106',
-      email: '107',
-      phone: '108',
-      username: '109',
-      photoThumbnailURL: '110',
-      photoFullsizeURL: '111',
-      userRoleCode: '112',
+      ...PROFILE_CODES,
     },
     examples: [
       {

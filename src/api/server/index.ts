@@ -3,6 +3,9 @@ import type { ServerKeyIdentity } from '../../domain/server-keys/server-keys.ser
 import { ServerKeyError } from '../../domain/server-keys/server-keys.service.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { authTicketRoute } from './auth-ticket.route.js'
+import { caseRoutes } from './cases.route.js'
+import { roomRoutes } from './rooms.route.js'
+import { userRoutes } from './users.route.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,7 +15,7 @@ declare module 'fastify' {
 }
 
 /**
- * The server-to-server API (spec §4.1). Every route needs a valid Server-Key, checked in
+ * The server-to-server API: the auth ticket (spec §4.1), and users, rooms, messages and cases. Every route needs a valid Server-Key, checked in
  * onRequest: before the body is read, so a request without a valid key gets 40001 whatever it sent.
  */
 export async function serverAPI(app: FastifyInstance): Promise<void> {
@@ -29,4 +32,7 @@ export async function serverAPI(app: FastifyInstance): Promise<void> {
   })
   documentSecurity(app, SECURITY.server)
   authTicketRoute(app)
+  userRoutes(app)
+  roomRoutes(app)
+  caseRoutes(app)
 }

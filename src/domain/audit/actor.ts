@@ -9,6 +9,8 @@ import { AppError } from '../../errors/app-error.js'
 export type Actor =
   | { kind: 'agent'; agentAccountID: string; organizationID: string; role: 'admin' | 'agent' }
   | { kind: 'cli'; user: string }
+  /** The customer's backend, by the server key that signed its request (server API). */
+  | { kind: 'server'; serverKeyID: string; organizationID: string }
 
 export const agentActor = (agent: {
   agentAccountID: string
@@ -21,13 +23,17 @@ export const agentActor = (agent: {
   role: agent.role,
 })
 
-/** How the audit log names an actor: `agent:<agentAccountID>` or `cli:<OS user>`. */
-export const actorName = (actor: Actor) =>
-  actor.kind === 'agent' ? `agent:${actor.agentAccountID}` : `cli:${actor.user}`
+/** How the audit log names an actor: `agent:<agentAccountID>`, `cli:<OS user>` or `server_key:<serverKeyID>`. */
+export function actorName(actor: Actor): string {
+  if (actor.kind === 'agent') return `agent:${actor.agentAccountID}`
+  return actor.kind === 'cli' ? `cli:${actor.user}` : `server_key:${actor.serverKeyID}`
+}
 
 /** The actor may see and change settings at all: an admin, or the CLI. */
 export function requireAdmin(actor: Actor): void {
-  if (actor.kind === 'agent' && actor.role !== 'admin') throw new AppError('forbidden', 'admins only')
+  // A server key reaches its organization's users and cases, never its settings.
+  if ((actor.kind === 'agent' && actor.role !== 'admin') || actor.kind === 'server')
+    throw new AppError('forbidden', 'admins only')
 }
 
 /**
@@ -36,7 +42,7 @@ export function requireAdmin(actor: Actor): void {
  */
 export function requireAdminOf(actor: Actor, organizationID: string, what: string): void {
   requireAdmin(actor)
-  if (actor.kind === 'agent' && actor.organizationID !== organizationID)
+  if (actor.kind !== 'cli' && actor.organizationID !== organizationID)
     throw new AppError('notFound', `${what} not found`)
 }
 

@@ -9,7 +9,7 @@ export interface AuditEntry {
   auditID: string
   /** The admin who made it; '' when it was made at the CLI. */
   agentAccountID: string
-  /** Who made it: `agent:<agentAccountID>` or `cli:<OS user>`. */
+  /** Who made it: `agent:<agentAccountID>`, `cli:<OS user>` or `server_key:<serverKeyID>`. */
   actor: string
   action: string
   detail: Record<string, unknown>

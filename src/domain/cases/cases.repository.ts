@@ -154,6 +154,8 @@ export const listCases = (
   filter: {
     organizationID: string
     status?: string
+    /** Only this visitor's cases. */
+    userID?: string
     topicID?: number
     agentAccountID?: string
     /** Created at or after / at or before (epoch ms). */
@@ -172,6 +174,7 @@ export const listCases = (
     .selectAll()
     .where('organization_id', '=', filter.organizationID)
     .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status as string))
+    .$if(filter.userID !== undefined, (q) => q.where('user_id', '=', filter.userID as string))
     .$if(filter.topicID !== undefined, (q) => q.where('topic_id', '=', filter.topicID as number))
     .$if(filter.agentAccountID !== undefined, (q) =>
       q.where('agent_account_id', '=', filter.agentAccountID as string),
@@ -250,3 +253,12 @@ export const oldestQueued = (db: Kysely<Schema>, organizationID: string, topicID
         .orderBy('updated')
         .orderBy('id')
         .executeTakeFirst()
+
+/** Blanks what the visitor's cases quote of them (the first message, the chatbot's summary): erasure. */
+export const eraseCaseTextsOfUser = (db: Kysely<Schema>, organizationID: string, userID: string) =>
+  db
+    .updateTable('cases')
+    .set({ first_message: '', handover_summary: '' })
+    .where('organization_id', '=', organizationID)
+    .where('user_id', '=', userID)
+    .execute()

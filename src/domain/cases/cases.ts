@@ -15,6 +15,7 @@ import { CaseReopening } from './case-reopen.js'
 import { CaseRows } from './case-rows.js'
 import { CaseTags } from './case-tags.js'
 import { ChatbotCases } from './chatbot-cases.js'
+import { ServerCases } from './server-cases.js'
 import { VisitorCases } from './visitor-cases.js'
 import { Visitors } from './visitors.js'
 
@@ -32,6 +33,8 @@ export interface Cases {
   tags: CaseTags
   /** Who a case's visitor is: profile and earlier cases, for agents. */
   visitorProfiles: Visitors
+  /** The customer's backend: cases on visitors' behalf (server API). */
+  server: ServerCases
 }
 
 export interface CasesDependencies {
@@ -53,8 +56,9 @@ export function createCases(deps: CasesDependencies): Cases {
   const rows = new CaseRows(deps)
   const engine = new CaseEngine({ ...deps, rows })
   const assignment = new Assignment({ ...deps, engine })
+  const visitors = new VisitorCases({ ...deps, engine, assignment })
   return {
-    visitors: new VisitorCases({ ...deps, engine, assignment }),
+    visitors,
     agents: new AgentCases({ ...deps, engine, assignment, rows }),
     chatbots: new ChatbotCases({ ...deps, engine, assignment }),
     assignment,
@@ -62,5 +66,6 @@ export function createCases(deps: CasesDependencies): Cases {
     reopening: new CaseReopening({ ...deps, engine, rows }),
     tags: new CaseTags({ ...deps, engine, rows }),
     visitorProfiles: new Visitors({ ...deps, rows }),
+    server: new ServerCases({ ...deps, engine, visitors }),
   }
 }

@@ -55,6 +55,9 @@ export const messageContext = (
   ...(room.type === RoomType.case ? { agentsReadUpTo: Number(room.agents_read_up_to) } : {}),
 })
 
+/** The sender ID of Parley's own messages and of the organization's notices (server API). */
+export const SYSTEM_SENDER_ID = 'system'
+
 /** The name Parley's own messages (type 9001, sender `system`) go by. */
 export const SYSTEM_SENDER_NAME = 'Parley'
 

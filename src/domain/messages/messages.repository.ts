@@ -210,3 +210,29 @@ export async function storeMessage(
   await restoreLastMessageCreated(db, message.roomID)
   return undefined
 }
+
+/** The sender's messages, oldest first, at most `limit`; with `undeletedOnly`, those not deleted. */
+export const sentBy = (
+  db: Kysely<Schema>,
+  senderID: string,
+  query: { limit: number; undeletedOnly: boolean },
+) =>
+  db
+    .selectFrom('messages')
+    .selectAll()
+    .where('sender_id', '=', senderID)
+    .$if(query.undeletedOnly, (q) => q.where('is_deleted', '=', 0))
+    .orderBy('created')
+    .orderBy('id')
+    .limit(query.limit)
+    .execute()
+
+/** The room's messages, oldest first, at most `limit`. */
+export const firstOfRoom = (db: Kysely<Schema>, roomID: string, limit: number) =>
+  db
+    .selectFrom('messages')
+    .selectAll()
+    .where('room_id', '=', roomID)
+    .orderBy('created')
+    .limit(limit)
+    .execute()

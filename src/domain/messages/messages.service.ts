@@ -6,9 +6,10 @@ import type { Database } from '../../storage/database.js'
 import type { MessagesTable } from '../../storage/schema.js'
 import type { Files } from '../files/files.service.js'
 import type { Repositories } from '../repositories.js'
+import { RoomType } from '../rooms/room.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
-import { type Message, messageContext, type Quote, toMessage } from './message.js'
+import { type Message, messageContext, type Quote, SYSTEM_SENDER_ID, toMessage } from './message.js'
 import { checkContent } from './message-types.js'
 import type { Senders } from './senders.js'
 
@@ -22,6 +23,8 @@ export interface SendInput {
   quote?: Quote | undefined
   replyTo?: string | undefined
 }
+
+type ListPage = Parameters<Repositories['messages']['listPage']>[1]
 
 export interface Page {
   messages: Message[]
@@ -46,23 +49,42 @@ export class MessagesService {
 
   async send(client: ClientIdentity, input: SendInput): Promise<Message> {
     const access = await this.rooms.forSend(client, input)
+    const sender = { organizationID: client.organizationID, senderID: client.userID }
+    return this.sendIn(access, sender, input, client.sessionID)
+  }
+
+  /** A message of the organization's system sender (server API: an order-status notice, say). */
+  async sendAsSystem(organizationID: string, input: SendInput & { roomID: string }): Promise<Message> {
+    const access = await this.rooms.inOrganization(organizationID, input.roomID)
+    // A case's room takes messages through the case (its state and the chatbot's outbox).
+    if (access.room.type === RoomType.case) throw paramError('roomID', 'is a case room')
+    return this.sendIn(access, { organizationID, senderID: SYSTEM_SENDER_ID }, input)
+  }
+
+  private async sendIn(
+    access: RoomAccess,
+    sender: { organizationID: string; senderID: string },
+    input: SendInput,
+    exceptSessionID?: string,
+  ): Promise<Message> {
+    const { db } = this.database
+    const { senderID } = sender
     const stored = await this.repositories.messages.findBySenderLocalID(
-      this.database.db,
-      client.userID,
+      db,
+      senderID,
       input.localID,
       access.room.id,
     )
-    if (stored) return this.announceSent(client, access, stored)
+    if (stored) return this.announceSent(sender.organizationID, access, stored, exceptSessionID)
     const content = checkContent({ type: input.type, body: input.body ?? '', data: input.data })
     if (input.replyTo) await this.requireInRoom(input.replyTo, access.room.id)
     const now = this.clock.now()
-    const sender = { organizationID: client.organizationID, senderID: client.userID }
     const row = await this.database.transaction(async (trx) => {
       const withFile = await this.files.contentWithFile(trx, sender, content)
       const stored = await this.repositories.messages.storeMessage(trx, {
         id: this.database.ids.next(),
         roomID: access.room.id,
-        senderID: client.userID,
+        senderID,
         localID: input.localID,
         ...withFile,
         quote: input.quote,
@@ -75,13 +97,13 @@ export class MessagesService {
     // A concurrent send with the same localID may have stored it first: that one is the message.
     const message =
       row ??
-      (await this.repositories.messages.findBySenderLocalID(
-        this.database.db,
-        client.userID,
-        input.localID,
-        access.room.id,
-      ))
-    return this.announceSent(client, access, message as Selectable<MessagesTable>)
+      (await this.repositories.messages.findBySenderLocalID(db, senderID, input.localID, access.room.id))
+    return this.announceSent(
+      sender.organizationID,
+      access,
+      message as Selectable<MessagesTable>,
+      exceptSessionID,
+    )
   }
 
   /**
@@ -89,10 +111,13 @@ export class MessagesService {
    * other socket of every participant gets it. A retry announces again: the first announcement
    * may have died with its instance, and clients drop what they already have by messageID.
    */
-  private async announceSent(client: ClientIdentity, access: RoomAccess, row: Selectable<MessagesTable>) {
-    const [message] = await this.announceNew(client.organizationID, access, [row], {
-      exceptSessionID: client.sessionID,
-    })
+  private async announceSent(
+    organizationID: string,
+    access: RoomAccess,
+    row: Selectable<MessagesTable>,
+    exceptSessionID?: string,
+  ) {
+    const [message] = await this.announceNew(organizationID, access, [row], { exceptSessionID })
     return message as Message
   }
 
@@ -107,11 +132,18 @@ export class MessagesService {
     return this.page(client, { roomID, direction: 'after', bound: minCreated, limit })
   }
 
-  private async page(
-    client: ClientIdentity,
-    page: Parameters<Repositories['messages']['listPage']>[1],
-  ): Promise<Page> {
-    const access = await this.rooms.access(client, page.roomID)
+  /** The organization's room's messages before `maxCreated` (0: the latest), oldest first (server API). */
+  async listIn(organizationID: string, roomID: string, maxCreated: number, limit: number): Promise<Page> {
+    const access = await this.rooms.inOrganization(organizationID, roomID)
+    const bound = maxCreated === 0 ? Number.MAX_SAFE_INTEGER : maxCreated
+    return this.pageOf(organizationID, access, { roomID, direction: 'before', bound, limit })
+  }
+
+  private async page(client: ClientIdentity, page: ListPage): Promise<Page> {
+    return this.pageOf(client.organizationID, await this.rooms.access(client, page.roomID), page)
+  }
+
+  private async pageOf(organizationID: string, access: RoomAccess, page: ListPage): Promise<Page> {
     const rows = await this.repositories.messages.listPage(this.database.db, {
       ...page,
       limit: page.limit + 1,
@@ -119,7 +151,7 @@ export class MessagesService {
     const messages = rows.slice(0, page.limit)
     if (page.direction === 'before') messages.reverse()
     return {
-      messages: await this.toMessages(client.organizationID, access, messages),
+      messages: await this.toMessages(organizationID, access, messages),
       hasMore: rows.length > page.limit,
     }
   }

@@ -45,11 +45,20 @@ export class RoomsService {
     input: { name: string; imageURL?: string; userIDs: string[] },
   ): Promise<Room> {
     const members = [client.userID, ...input.userIDs.filter((id) => id !== client.userID)]
-    await this.users.getMany(client.organizationID, members)
+    return this.createGroupIn(client.organizationID, { ...input, userIDs: members })
+  }
+
+  /** A group room of the organization with these users (server API: nobody creates it as a user). */
+  async createGroupIn(
+    organizationID: string,
+    input: { name: string; imageURL?: string | undefined; userIDs: string[] },
+  ): Promise<Room> {
+    const members = [...new Set(input.userIDs)]
+    await this.users.getMany(organizationID, members, { living: true })
     const now = this.clock.now()
     const row: Insertable<RoomsTable> = {
       id: this.database.ids.next(),
-      organization_id: client.organizationID,
+      organization_id: organizationID,
       type: RoomType.group,
       name: input.name,
       image_url: input.imageURL ?? '',
@@ -58,9 +67,15 @@ export class RoomsService {
     }
     await this.database.transaction(async (trx) => {
       await this.repositories.rooms.insertRoom(trx, row)
-      await this.repositories.rooms.addParticipants(trx, row.id, [...new Set(members)], now)
+      await this.repositories.rooms.addParticipants(trx, row.id, members, now)
     })
-    return this.get(client, row.id)
+    return this.getIn(organizationID, row.id)
+  }
+
+  /** The organization's room, whoever is in it (server API). */
+  async getIn(organizationID: string, roomID: string): Promise<Room> {
+    const { room, participants } = await this.inOrganization(organizationID, roomID)
+    return toRoom(room, participants)
   }
 
   async get(client: ClientIdentity, roomID: string): Promise<Room> {
@@ -70,12 +85,7 @@ export class RoomsService {
 
   async addParticipants(client: ClientIdentity, roomID: string, userIDs: string[]): Promise<Room> {
     await this.groupAccess(client, roomID)
-    await this.users.getMany(client.organizationID, userIDs)
-    const now = this.clock.now()
-    await this.database.transaction(async (trx) => {
-      await this.repositories.rooms.addParticipants(trx, roomID, [...new Set(userIDs)], now)
-      await this.repositories.rooms.touchRoom(trx, roomID, now)
-    })
+    await this.addTo(client.organizationID, roomID, userIDs)
     return this.get(client, roomID)
   }
 
@@ -85,6 +95,28 @@ export class RoomsService {
     // Read without the participant check: the caller may have removed themselves.
     const { room, participants } = await this.access(client, roomID, { participantOnly: false })
     return toRoom(room, participants)
+  }
+
+  /** Adds (or removes) users to (from) the organization's group room (server API). */
+  async changeParticipantsIn(
+    organizationID: string,
+    roomID: string,
+    change: { add: string[] } | { remove: string[] },
+  ): Promise<Room> {
+    const { room } = await this.inOrganization(organizationID, roomID)
+    if (room.type !== RoomType.group) throw paramError('roomID', 'must be a group room')
+    if ('add' in change) await this.addTo(organizationID, roomID, change.add)
+    else await this.changeParticipants(roomID, change.remove)
+    return this.getIn(organizationID, roomID)
+  }
+
+  private async addTo(organizationID: string, roomID: string, userIDs: string[]): Promise<void> {
+    await this.users.getMany(organizationID, userIDs, { living: true })
+    const now = this.clock.now()
+    await this.database.transaction(async (trx) => {
+      await this.repositories.rooms.addParticipants(trx, roomID, [...new Set(userIDs)], now)
+      await this.repositories.rooms.touchRoom(trx, roomID, now)
+    })
   }
 
   async leave(client: ClientIdentity, roomID: string): Promise<void> {
@@ -138,7 +170,7 @@ export class RoomsService {
     const recipientUserID = peer ?? target.recipientUserID
     if (!recipientUserID) throw paramError('roomID', 'is required')
     if (recipientUserID === client.userID) throw paramError('recipientUserID', 'must be another user')
-    await this.users.get(client.organizationID, recipientUserID)
+    await this.users.getMany(client.organizationID, [recipientUserID], { living: true })
     const roomID = personalRoomID(client.userID, recipientUserID)
     if (!(await this.repositories.rooms.findRoom(this.database.db, roomID))) {
       const now = this.clock.now()
@@ -160,15 +192,20 @@ export class RoomsService {
 
   /** The room and its participants, if the caller may see it and is in it. */
   async access(client: ClientIdentity, roomID: string, { participantOnly = true } = {}): Promise<RoomAccess> {
-    const room = await this.repositories.rooms.findRoom(this.database.db, roomID)
-    if (!room || room.organization_id !== client.organizationID) {
-      throw new AppError('notFound', `Room ${roomID} not found`)
-    }
-    const participants = await this.repositories.rooms.findParticipants(this.database.db, roomID)
-    if (participantOnly && !participants.some((p) => p.user_id === client.userID)) {
+    const access = await this.inOrganization(client.organizationID, roomID)
+    if (participantOnly && !access.participants.some((p) => p.user_id === client.userID)) {
       throw new AppError('forbidden', `You are not a participant of room ${roomID}`)
     }
-    return { room, participants }
+    return access
+  }
+
+  /** The room and its participants if it is the organization's (another's does not exist: 40401). */
+  async inOrganization(organizationID: string, roomID: string): Promise<RoomAccess> {
+    const room = await this.repositories.rooms.findRoom(this.database.db, roomID)
+    if (!room || room.organization_id !== organizationID) {
+      throw new AppError('notFound', `Room ${roomID} not found`)
+    }
+    return { room, participants: await this.repositories.rooms.findParticipants(this.database.db, roomID) }
   }
 
   private async groupAccess(client: ClientIdentity, roomID: string) {

@@ -79,3 +79,15 @@ export const setSyncPoint = (db: Kysely<Schema>, id: string, upTo: number) =>
 /** Revokes the session (keeping the first revocation time); false when there is no such session. */
 export const revokeSession = (db: Kysely<Schema>, id: string, now: number) =>
   markRevoked(db, 'sessions', id, now)
+
+/** Revokes every live session of the user; the IDs of those it revoked. */
+export const revokeSessionsOfUser = async (db: Kysely<Schema>, userID: string, now: number) =>
+  (
+    await db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userID)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .execute()
+  ).map((row) => row.id)

@@ -43,7 +43,7 @@ export class SessionsService {
 
   constructor(
     private readonly database: Database,
-    private readonly repositories: Pick<Repositories, 'sessions' | 'tickets'>,
+    private readonly repositories: Pick<Repositories, 'sessions' | 'tickets' | 'users'>,
     private readonly clock: Clock,
     private readonly accessTokens: AccessTokens,
     private readonly users: UsersService,
@@ -71,6 +71,9 @@ export class SessionsService {
     const session = await this.database.transaction(async (trx) => {
       const used = await this.repositories.tickets.consumeTicket(trx, hash, now)
       if (!used) return undefined
+      // Deactivated (or deleted) after the ticket was issued: the ticket is spent, no session.
+      const [user] = await this.repositories.users.findUsers(trx, used.organization_id, [used.user_id])
+      if (!user || user.deactivated_at !== null || user.deleted_at !== null) return 'refused'
       const row: SessionsTable = {
         id: this.database.ids.next(),
         user_id: used.user_id,
@@ -88,6 +91,7 @@ export class SessionsService {
       await this.storeRefreshToken(trx, row.id, refreshToken, now)
       return row
     })
+    if (session === 'refused') throw invalid('user is deactivated')
     if (!session) throw await this.ticketError(hash, now)
     const identity = {
       userID: session.user_id,
@@ -151,6 +155,17 @@ export class SessionsService {
       throw new AppError('notFound', `Session ${sessionID} not found`)
     }
     this.forgetAndAnnounce(sessionID)
+  }
+
+  /** Ends every session of the user at once (deactivation, deletion): tokens refused, sockets closed. */
+  async revokeAllOf(userID: string): Promise<number> {
+    const ended = await this.repositories.sessions.revokeSessionsOfUser(
+      this.database.db,
+      userID,
+      this.clock.now(),
+    )
+    for (const sessionID of ended) this.forgetAndAnnounce(sessionID)
+    return ended.length
   }
 
   async list(userID: string): Promise<SessionInfo[]> {

@@ -1,3 +1,4 @@
+import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { hashSecret, randomToken } from '../../lib/secrets.js'
 import type { Database } from '../../storage/database.js'
@@ -24,12 +25,21 @@ export interface IssuedTicket {
 export class TicketsService {
   constructor(
     private readonly database: Database,
-    private readonly repositories: Pick<Repositories, 'tickets'>,
+    private readonly repositories: Pick<Repositories, 'tickets' | 'users'>,
     private readonly clock: Clock,
   ) {}
 
   /** Saves the user identified by (organization, xcUserID) and issues a ticket for them. */
   async issue(organizationID: string, profile: UserProfile, device: Device): Promise<IssuedTicket> {
+    // A deactivated user gets no ticket (nor a profile update) until reactivated; the exchange
+    // checks again, for a deactivation between this check and the ticket's use.
+    const user = await this.repositories.users.findUserByXcUserID(
+      this.database.db,
+      organizationID,
+      profile.xcUserID,
+    )
+    if (user?.deactivated_at != null)
+      throw new AppError('forbidden', `User ${profile.xcUserID} is deactivated`, '105')
     const now = this.clock.now()
     const ticket = randomToken(32)
     const expiresAt = now + TICKET_LIFETIME_MS

@@ -28,11 +28,15 @@ export interface User {
   updated: number
 }
 
+/** The name a deleted user's messages go by (their profile is erased; the row stays). */
+export const DELETED_USER_NAME = 'Deleted user'
+
 export function toUser(row: Selectable<UsersTable>): User {
+  const deleted = row.deleted_at !== null
   return {
     userID: row.id,
-    xcUserID: row.xc_user_id,
-    fullname: row.full_name,
+    xcUserID: deleted ? '' : row.xc_user_id,
+    fullname: deleted ? DELETED_USER_NAME : row.full_name,
     email: row.email,
     phone: row.phone,
     username: row.username,
@@ -42,3 +46,15 @@ export function toUser(row: Selectable<UsersTable>): User {
     updated: row.updated,
   }
 }
+
+/** A user as the server API shows it: the profile, and whether their access is ended. */
+export interface UserAccount extends User {
+  deactivated: boolean
+  deactivatedTime: number | null
+}
+
+export const toUserAccount = (row: Selectable<UsersTable>): UserAccount => ({
+  ...toUser(row),
+  deactivated: row.deactivated_at !== null,
+  deactivatedTime: row.deactivated_at,
+})

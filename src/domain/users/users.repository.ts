@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, QueryCreator } from 'kysely'
+import type { Insertable, Kysely, QueryCreator, Updateable } from 'kysely'
 import type { Schema, UsersTable } from '../../storage/schema.js'
 import type { UserProfile } from './user.js'
 
@@ -76,4 +76,48 @@ export const findUserByXcUserID = (db: Kysely<Schema>, organizationID: string, x
     .selectAll()
     .where('organization_id', '=', organizationID)
     .where('xc_user_id', '=', xcUserID)
+    .executeTakeFirst()
+
+/** A page of the organization's users (deleted ones left out), by userID after `afterUserID`. */
+export const listUsers = (
+  db: Kysely<Schema>,
+  page: { organizationID: string; afterUserID: string; limit: number },
+) =>
+  db
+    .selectFrom('users')
+    .selectAll()
+    .where('organization_id', '=', page.organizationID)
+    .where('deleted_at', 'is', null)
+    .where('id', '>', page.afterUserID)
+    .orderBy('id')
+    .limit(page.limit)
+    .execute()
+
+/** Sets profile columns (`full_name` and the optional ones) of a user not deleted. */
+export const updateUser = (db: Kysely<Schema>, id: string, changes: Updateable<UsersTable>) =>
+  db.updateTable('users').set(changes).where('id', '=', id).where('deleted_at', 'is', null).execute()
+
+/**
+ * Erases the user's profile, keeping the row (messages and cases name it): every field blank, and
+ * xc_user_id replaced by a value no request can name (longer than the 50 characters xcUserID
+ * allows), so the xcUserID is free for a new user. Undefined when the user was deleted before.
+ */
+export const eraseUser = (db: Kysely<Schema>, id: string, now: number) =>
+  db
+    .updateTable('users')
+    .set({
+      xc_user_id: `deleted:${id}:${'-'.repeat(50)}`,
+      full_name: '',
+      email: '',
+      phone: '',
+      username: '',
+      photo_thumbnail_url: '',
+      photo_fullsize_url: '',
+      user_role_code: '',
+      updated: now,
+      deleted_at: now,
+    })
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returning('id')
     .executeTakeFirst()

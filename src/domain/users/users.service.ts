@@ -22,10 +22,19 @@ export class UsersService {
     return toUser(row)
   }
 
-  /** The users among `userIDs`, by id; throws notFound naming the first one that does not exist. */
-  async getMany(organizationID: string, userIDs: readonly string[]): Promise<Map<string, User>> {
+  /**
+   * The users among `userIDs`, by id; throws notFound naming the first one that does not exist.
+   * A deleted user exists as "Deleted user" (senders of old messages), but not `living`: no one
+   * adds them to a room or writes to them.
+   */
+  async getMany(
+    organizationID: string,
+    userIDs: readonly string[],
+    { living = false } = {},
+  ): Promise<Map<string, User>> {
     const unique = [...new Set(userIDs)]
-    const rows = await this.repositories.users.findUsers(this.database.db, organizationID, unique)
+    const found = await this.repositories.users.findUsers(this.database.db, organizationID, unique)
+    const rows = living ? found.filter((row) => row.deleted_at === null) : found
     const users = new Map(rows.map((row) => [row.id, toUser(row)]))
     const missing = unique.find((id) => !users.has(id))
     if (missing !== undefined) throw new AppError('notFound', `User ${missing} not found`)
