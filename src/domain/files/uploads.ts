@@ -2,7 +2,6 @@ import { createWriteStream } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import sharp from 'sharp'
 import { AppError, paramError } from '../../errors/app-error.js'
 
 /** Longest file name kept, in code points. */
@@ -49,6 +48,8 @@ export function cleanFileName(name: string | undefined): string {
 
 /** An image's upright size and a WebP thumbnail of it at `thumbnailPath`. */
 export async function describeImage(path: string, thumbnailPath: string) {
+  // Loaded with the first image (sharp and libvips take a tenth of a second to load).
+  const { default: sharp } = await import('sharp')
   try {
     const image = sharp(path, { limitInputPixels: MAX_PIXELS })
     const meta = await image.metadata()
