@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { benchDelivery, printDelivery } from './delivery.bench.js'
+import { benchHistory } from './history.bench.js'
 import { type Figures, load, printTable, startService } from './lib.js'
 import { benchRealtime, benchRealtimeBaseline, printRealtime } from './realtime.bench.js'
 import { benchReports, printReports } from './reports.bench.js'
@@ -10,7 +11,7 @@ import { benchWebhook } from './webhook.bench.js'
 
 // `npm run bench`: each figure next to a baseline measured in the same run (a bare Fastify route
 // for HTTP, a bare ws relay for real time, the bot itself for delivery).
-// BENCH_ONLY=http|realtime|delivery|search|reports|upload runs one part.
+// BENCH_ONLY=http|history|realtime|delivery|search|reports|upload runs one part.
 // PostgreSQL scenarios use BENCH_DATABASE_URL, else DATABASE_URL, else the local server.
 
 const postgresURL =
@@ -49,6 +50,13 @@ if (!only || only === 'http') {
   else console.log(`PostgreSQL scenarios skipped: ${postgresURL} is not reachable`)
   rows.push(await benchWebhook())
   console.log(`\nHTTP: ${rows.length} scenarios, 50 connections, ${process.env.BENCH_DURATION ?? 10} s each`)
+  printTable(rows, baseline)
+}
+if (!only || only === 'history') {
+  const baseline = await bare()
+  const rows: Figures[] = [baseline, await benchHistory('SQLite')]
+  if (await postgresReachable()) rows.push(await benchHistory('PostgreSQL', postgresURL))
+  console.log(`\nHistory pages: 50 connections, ${process.env.BENCH_DURATION ?? 10} s each`)
   printTable(rows, baseline)
 }
 if (!only || only === 'realtime') printRealtime([await benchRealtimeBaseline(), await benchRealtime()])
