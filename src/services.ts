@@ -6,6 +6,8 @@ import { CannedReplies } from './domain/canned-replies/canned-replies.service.js
 import { DEFAULT_REOPEN_WINDOW_HOURS } from './domain/cases/case-reopen.js'
 import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
+import { EventEndpoints } from './domain/events/event-endpoints.service.js'
+import { Events } from './domain/events/events.service.js'
 import { FileLinks } from './domain/files/file-links.js'
 import { FileTypeSettings } from './domain/files/file-type-settings.js'
 import { Files } from './domain/files/files.service.js'
@@ -25,7 +27,7 @@ import { TicketsService } from './domain/tickets/tickets.service.js'
 import { TopicsService } from './domain/topics/topics.service.js'
 import { UsersService } from './domain/users/users.service.js'
 import type { Clock } from './lib/clock.js'
-import type { DestinationPolicy } from './lib/destinations.js'
+import { DestinationPolicy } from './lib/destinations.js'
 import { Sealer } from './lib/sealed.js'
 import { type Hub, LocalHub } from './realtime/hub.js'
 import type { Database } from './storage/database.js'
@@ -62,6 +64,12 @@ export interface Services {
   files: Files
   /** The media types each organization takes. */
   fileTypes: FileTypeSettings
+  /** Events to the customer's backend, recorded with each change. */
+  events: Events
+  /** The organizations' event endpoints (admins, the CLI). */
+  eventEndpoints: EventEndpoints
+  /** How event endpoints' secrets are sealed (the delivery worker opens them). */
+  eventSealer: Sealer
 }
 
 export interface Dependencies {
@@ -88,7 +96,7 @@ export function createServices({
   masterKey,
   publicURL,
   hub = new LocalHub(),
-  destinations,
+  destinations = new DestinationPolicy(),
   repositories = realRepositories,
   caseReopenWindowHours = DEFAULT_REOPEN_WINDOW_HOURS,
   files: fileSettings,
@@ -105,7 +113,8 @@ export function createServices({
     links: new FileLinks(masterKey, publicURL, clock),
     ...fileSettings,
   })
-  const messages = new MessagesService(database, repositories, clock, senders, rooms, hub, files)
+  const events = new Events({ database, clock, repositories })
+  const messages = new MessagesService(database, repositories, clock, senders, rooms, hub, files, events)
   const sync = new MessageSync(database, repositories, clock, senders, rooms, files)
   const topics = new TopicsService(database, repositories, clock, organizations, audit)
   const chatbots = new ChatbotsService(
@@ -126,6 +135,7 @@ export function createServices({
     rooms,
     messages,
     files,
+    events,
     topics,
     chatbots,
     organizations,
@@ -135,6 +145,7 @@ export function createServices({
   rooms.caseFollowersOf = (roomID) => cases.agents.followersOfRoom(roomID)
   const agentSessions = new AgentSessions(database, repositories, clock, hub)
   const keyPairs = { database, repositories, clock, organizations, audit }
+  const eventSealer = new Sealer(masterKey, 'event-endpoint-secret')
   return {
     hub,
     audit,
@@ -168,7 +179,7 @@ export function createServices({
     organizations,
     serverKeys: new ServerKeysService(keyPairs),
     appKeys: new AppKeysService(keyPairs),
-    tickets: new TicketsService(database, repositories, clock),
+    tickets: new TicketsService(database, repositories, clock, events),
     users,
     sessions: new SessionsService(
       database,
@@ -183,5 +194,16 @@ export function createServices({
     sync,
     files,
     fileTypes: new FileTypeSettings({ database, audit, repositories }),
+    events,
+    eventEndpoints: new EventEndpoints({
+      database,
+      clock,
+      repositories,
+      sealer: eventSealer,
+      organizations,
+      audit,
+      destinations,
+    }),
+    eventSealer,
   }
 }

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely'
+import type { Insertable, Kysely } from 'kysely'
 import { dialectOf } from '../../storage/prepared.js'
 import type { ChatbotsTable, Schema } from '../../storage/schema.js'
 
-export const insertChatbot = (db: Kysely<Schema>, row: ChatbotsTable) =>
+export const insertChatbot = (db: Kysely<Schema>, row: Insertable<ChatbotsTable>) =>
   db.insertInto('chatbots').values(row).execute()
 
 export const findChatbot = (db: Kysely<Schema>, id: string) =>

@@ -17,6 +17,7 @@ import * as cannedReplies from './0015_canned_replies.js'
 import * as caseReports from './0016_case_reports.js'
 import * as agentNotifications from './0017_agent_notifications.js'
 import * as files from './0018_files.js'
+import * as eventEndpoints from './0020_event_endpoints.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_case_reports': caseReports,
   '0017_agent_notifications': agentNotifications,
   '0018_files': files,
+  '0020_event_endpoints': eventEndpoints,
 }
