@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely'
+import type { Insertable, Kysely, Updateable } from 'kysely'
 import { dialectOf } from '../../storage/prepared.js'
 import type { ChatbotsTable, Schema } from '../../storage/schema.js'
 
@@ -40,7 +40,9 @@ export const findActiveChatbot = (db: Kysely<Schema>, organizationID: string, { 
 export const updateChatbot = (
   db: Kysely<Schema>,
   id: string,
-  changes: Partial<Pick<ChatbotsTable, 'secret_key' | 'active' | 'name' | 'url' | 'updated'>>,
+  changes: Partial<
+    Pick<Updateable<ChatbotsTable>, 'secret_key' | 'active' | 'name' | 'url' | 'events' | 'updated'>
+  >,
 ) => db.updateTable('chatbots').set(changes).where('id', '=', id).execute()
 
 /** Deactivates the organization's active chatbots other than `exceptID`; returns their IDs. */

@@ -54,7 +54,7 @@ export class EndpointTarget implements DeliveryTarget {
     const requests = new Map<string, DeliveryRequest>()
     for (const delivery of deliveries) {
       const endpoint = endpoints.get(delivery.endpoint_id ?? '')
-      if (!endpoint || endpoint.active !== 1 || delivery.payload === null) continue
+      if (endpoint?.active !== 1 || delivery.payload === null) continue
       if (endpoint.failing_since !== null) this.knownFailing.add(endpoint.id)
       const body =
         delivery.event_type === 'message.new' ? await this.withPresence(delivery.payload) : delivery.payload

@@ -63,7 +63,7 @@ export class Events {
   ): Promise<void> {
     if (!row.chatbot_id || !CHATBOT_EVENT_TYPES.includes(type)) return
     const chatbot = await this.deps.repositories.chatbots.findChatbot(trx, row.chatbot_id)
-    if (!chatbot || chatbot.events !== 1) return
+    if (chatbot?.events !== 1) return
     const now = this.deps.clock.now()
     await this.deps.repositories.deliveries.recordEventDelivery(trx, {
       id: this.deps.database.ids.next(),
