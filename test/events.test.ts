@@ -161,6 +161,11 @@ describeEachDatabase('events to the customer backend', (dialect) => {
     expect(again.status).toBe(200)
     await drain()
     expect(received(before).at(-1)?.headers['webhook-id']).toBe(listed[1].deliveryID)
+    const [audited] = await server().app.services.audit.list(operator, org.organizationID, 1)
+    expect(audited).toMatchObject({
+      action: 'event_endpoint.redeliver',
+      detail: { deliveryID: listed[1].deliveryID },
+    })
     const pendingAgain = await admin.call(`${ADMIN}/redeliver`, {
       endpointID: endpoint.endpointID,
       deliveryID: 'nope',
