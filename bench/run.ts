@@ -53,6 +53,7 @@ if (!only || only === 'http') {
 }
 if (!only || only === 'realtime') printRealtime([await benchRealtimeBaseline(), await benchRealtime()])
 if (!only || only === 'delivery') printDelivery(await benchDelivery())
+if (!only || only === 'delivery' || only === 'events') printDelivery(await benchDelivery('event endpoint'))
 if (!only || only === 'search') {
   const rows = [await benchSearch('SQLite')]
   if (await postgresReachable()) rows.push(await benchSearch('PostgreSQL', postgresURL))
