@@ -173,6 +173,22 @@ describeEachDatabase('events to the customer backend', (dialect) => {
     expect(pendingAgain.json.error).toMatchObject({ code: '40401' })
   })
 
+  test("an endpoint's events go in chains, in order; a failure mid-chain holds back the rest", async () => {
+    const before = backend.requests.length
+    const { org } = await setup(['user.created'], `${backend.origin}/chain`)
+    let seen = 0
+    answer = (request) => (request.url === '/chain' && ++seen === 10 ? 503 : 200)
+    const names = Array.from({ length: 30 }, (_, n) => `chained-${n}`)
+    for (const name of names) await org.signIn(name)
+    await drain()
+    const userOf = (r: BotRequest) => (r.json as { data: { user: { xcUserID: string } } }).data.user.xcUserID
+    // Nine taken, the tenth refused: nothing after it went out.
+    expect(received(before, '/chain').map(userOf)).toEqual(names.slice(0, 10))
+    server().clock.advance(1000)
+    await drain()
+    expect(received(before, '/chain').map(userOf)).toEqual([...names.slice(0, 10), ...names.slice(9)])
+  })
+
   test('bad input is refused with the documented errors; agents may not manage endpoints', async () => {
     const { org, admin } = await setup(['user.created'])
     const unknown = await admin.call(`${ADMIN}/create`, { url: backend.url, eventTypes: ['message.sent'] })

@@ -116,6 +116,70 @@ export async function claimDue(
   return due.map((d) => ({ ...d, lease_until: leaseUntil }))
 }
 
+/**
+ * With `heads` just claimed (and held by this transaction), leases up to `perKey` due deliveries
+ * that follow each in its ordering key, in order: a chain one instance sends one after another.
+ * Nobody else can claim them meanwhile: they are not heads while the head is pending, and leased
+ * once it is not.
+ */
+export async function claimFollowing(
+  db: Kysely<Schema>,
+  claim: { heads: readonly DeliveryRow[]; now: number; leaseUntil: number; perKey: number },
+): Promise<Map<string, DeliveryRow[]>> {
+  const chains = new Map<string, DeliveryRow[]>()
+  for (const head of claim.heads) {
+    const pending = await db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('ordering_key', '=', head.ordering_key)
+      .where('status', '=', 'pending')
+      .where('id', '<>', head.id)
+      .orderBy('seq')
+      .orderBy('id')
+      .limit(claim.perKey)
+      .execute()
+    // Only an unbroken run: one not due yet (or held elsewhere) keeps the ones after it waiting.
+    const stop = pending.findIndex(
+      (d) => d.next_attempt_at > claim.now || (d.lease_until !== null && d.lease_until >= claim.now),
+    )
+    const following = stop === -1 ? pending : pending.slice(0, stop)
+    if (following.length > 0) chains.set(head.id, following)
+  }
+  const ids = [...chains.values()].flat().map((d) => d.id)
+  if (ids.length > 0)
+    await db.updateTable('deliveries').set({ lease_until: claim.leaseUntil }).where('id', 'in', ids).execute()
+  for (const [id, rows] of chains)
+    chains.set(
+      id,
+      rows.map((d) => ({ ...d, lease_until: claim.leaseUntil })),
+    )
+  return chains
+}
+
+/** Settles deliveries the target took, one attempt each, in one statement. */
+export const settleSent = (db: Kysely<Schema>, ids: readonly string[], now: number) =>
+  db
+    .updateTable('deliveries')
+    .set((eb) => ({
+      status: 'sent',
+      sent_at: now,
+      attempts: eb('attempts', '+', 1),
+      lease_until: null,
+      updated: now,
+    }))
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .execute()
+
+/** Gives back deliveries claimed but not attempted (the rest of a chain that stopped). */
+export const releaseLeases = (db: Kysely<Schema>, ids: readonly string[]) =>
+  db
+    .updateTable('deliveries')
+    .set({ lease_until: null })
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .execute()
+
 /** Settles an attempt, unless the delivery was abandoned meanwhile (the case left its chatbot). */
 export const settleDelivery = (
   db: Kysely<Schema>,

@@ -118,29 +118,92 @@ export class DeliveryWorker {
     }
     const free = this.options.concurrency - this.inFlight.size
     if (free <= 0 || this.stopping) return 0
-    const claimed = await database.transaction((trx) =>
-      this.outbox.claimDue(trx, {
+    const leaseUntil = now + 3 * this.options.timeoutMs
+    const { heads, following } = await database.transaction(async (trx) => {
+      const heads = await this.outbox.claimDue(trx, {
         now,
-        leaseUntil: now + 3 * this.options.timeoutMs,
+        leaseUntil,
         limit: free,
         dialect: database.dialect,
-      }),
-    )
+      })
+      // Targets that send chains: the deliveries after each head, in the same claim.
+      const chained = heads.filter((d) => (targets[d.target].chain ?? 1) > 1)
+      const perKey = Math.max(1, ...chained.map((d) => targets[d.target].chain ?? 1)) - 1
+      const following = await this.outbox.claimFollowing(trx, { heads: chained, now, leaseUntil, perKey })
+      return { heads, following }
+    })
+    const claimed = [...heads, ...[...following.values()].flat()]
     const requests = new Map<string, DeliveryRequest>()
     for (const [kind, target] of Object.entries(targets)) {
       const own = claimed.filter((d) => d.target === kind)
       if (own.length > 0) for (const [id, request] of await target.prepare(own)) requests.set(id, request)
     }
-    for (const delivery of claimed) {
-      const attempt = this.deliver(delivery, requests.get(delivery.id)).finally(() => {
-        this.inFlight.delete(delivery.id)
+    for (const head of heads) {
+      const chain = [head, ...(following.get(head.id) ?? [])]
+      const attempt = this.deliverChain(chain, requests, now).finally(() => {
+        this.inFlight.delete(head.id)
         // A slot is free, and the key's next delivery may be due now (completions that land
         // together share one round).
         if (this.timer !== undefined) this.schedule(2)
       })
-      this.inFlight.set(delivery.id, attempt)
+      this.inFlight.set(head.id, attempt)
     }
-    return claimed.length
+    return heads.length
+  }
+
+  /**
+   * Sends a chain of one ordering key one after another. Those taken are settled together; the
+   * first that is not stops the chain (it is settled on its own) and the rest go back unattempted,
+   * as do those left when the chain has run for one attempt's time (so every attempt ends well
+   * inside the lease).
+   */
+  private async deliverChain(
+    chain: readonly DeliveryRow[],
+    requests: Map<string, DeliveryRequest>,
+    claimedAt: number,
+  ): Promise<void> {
+    if (chain.length === 1) return this.deliver(chain[0] as DeliveryRow, requests.get(chain[0]?.id ?? ''))
+    const { clock, database } = this.deps
+    const sent: DeliveryRow[] = []
+    let next = 0
+    try {
+      for (; next < chain.length && clock.now() - claimedAt < this.options.timeoutMs; next++) {
+        const delivery = chain[next] as DeliveryRow
+        const request = requests.get(delivery.id)
+        const attempt = request ? await this.post(request) : undefined
+        if (attempt && classify(attempt.status) === 'sent') {
+          sent.push(delivery)
+          continue
+        }
+        await this.settleSent(sent)
+        sent.length = 0
+        await this.settle(delivery, attempt, clock.now())
+        next++
+        break
+      }
+      await this.settleSent(sent)
+      const rest = chain.slice(next).map((d) => d.id)
+      if (rest.length > 0) await database.transaction((trx) => this.outbox.releaseLeases(trx, rest))
+    } catch (error) {
+      // Storage trouble: the leases lapse and the deliveries are tried again.
+      this.logTrouble(error, 'delivery: chain not recorded', { deliveryID: chain[0]?.id })
+    }
+  }
+
+  private async settleSent(sent: readonly DeliveryRow[]): Promise<void> {
+    if (sent.length === 0) return
+    const now = this.deps.clock.now()
+    const ids = sent.map((d) => d.id)
+    await this.deps.database.transaction((trx) => this.outbox.settleSent(trx, ids, now))
+    for (const delivery of sent)
+      await this.deps.targets[delivery.target].settled(delivery, { outcome: 'sent' }, now)
+  }
+
+  private post(request: DeliveryRequest): Promise<Attempt> {
+    return this.deps.client.post(request.url, request.headers(this.deps.clock.now()), request.body, {
+      destinations: this.deps.destinations,
+      timeoutMs: this.options.timeoutMs,
+    })
   }
 
   /** Runs rounds, each to its end, until one finds nothing due (for tests and tools). */
@@ -151,12 +214,7 @@ export class DeliveryWorker {
   private async deliver(delivery: DeliveryRow, request: DeliveryRequest | undefined): Promise<void> {
     const { clock } = this.deps
     try {
-      const attempt = request
-        ? await this.deps.client.post(request.url, request.headers(clock.now()), request.body, {
-            destinations: this.deps.destinations,
-            timeoutMs: this.options.timeoutMs,
-          })
-        : undefined
+      const attempt = request ? await this.post(request) : undefined
       await this.settle(delivery, attempt, clock.now())
     } catch (error) {
       // Storage trouble: the lease lapses and the delivery is tried again.

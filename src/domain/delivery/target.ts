@@ -34,6 +34,12 @@ export type Settlement =
  * body, and what follows an outcome (counting, logging, handing a case over, disabling an endpoint).
  */
 export interface DeliveryTarget {
+  /**
+   * How many deliveries of one ordering key one claim may send one after another (default 1): an
+   * event endpoint's deliveries are ordered per endpoint, so one at a time per claim would cap
+   * them at one round trip of the worker each.
+   */
+  readonly chain?: number
   /** The requests of claimed deliveries; a delivery left out has lost its target and fails for good. */
   prepare(deliveries: readonly DeliveryRow[]): Promise<Map<string, DeliveryRequest>>
   /** Done in the transaction that fails a delivery for good. */

@@ -16,6 +16,9 @@ import type { Repositories } from '../repositories.js'
 /** An endpoint that has failed every attempt for this long is disabled (and its admins told). */
 export const DISABLE_AFTER_MS = 24 * 60 * 60 * 1000
 
+/** An endpoint's deliveries one claim sends one after another (in order, stopping at a failure). */
+export const ENDPOINT_CHAIN = 200
+
 /** Those of these users with a live connection now (given by the app: presence is real-time's). */
 export type IsOnline = (userIDs: readonly string[]) => Promise<Set<string>>
 
@@ -30,6 +33,7 @@ interface MessageNewData {
  * abandoned, the audit log and its details say why, and nothing more is recorded for it.
  */
 export class EndpointTarget implements DeliveryTarget {
+  readonly chain = ENDPOINT_CHAIN
   /** Endpoints known to be failing (so a success clears that without a write per delivery). */
   private readonly knownFailing = new Set<string>()
 
