@@ -240,6 +240,15 @@ describeEachDatabase('events to the customer backend', (dialect) => {
     server().clock.advance(600_000)
     await drain()
     expect(received(before, '/dead')).toHaveLength(attempts)
+    // Paused by an admin: what waits is abandoned, with why.
+    await admin.call(`${ADMIN}/update`, { endpointID: endpoint.endpointID, active: true })
+    answer = () => 503
+    await org.signIn('ivan')
+    await drain()
+    await admin.call(`${ADMIN}/update`, { endpointID: endpoint.endpointID, active: false })
+    const paused = (await admin.call(`${ADMIN}/deliveries`, { endpointID: endpoint.endpointID })).json.data
+      .deliveries[0]
+    expect(paused).toMatchObject({ status: 'abandoned', lastError: 'the endpoint was paused' })
     // Enabled again (it answers now): new events go out.
     answer = () => 200
     const enabled = await admin.call(`${ADMIN}/update`, { endpointID: endpoint.endpointID, active: true })

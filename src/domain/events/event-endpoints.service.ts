@@ -127,7 +127,10 @@ export class EventEndpoints {
     return endpoint
   }
 
-  /** Changes the URL, description or types; `active: true` enables a disabled endpoint again. */
+  /**
+   * Changes the URL, description or types; `active: false` pauses it (its pending deliveries are
+   * abandoned), `active: true` enables it again (also after Parley disabled it).
+   */
   async update(
     actor: Actor,
     endpointID: string,
@@ -153,6 +156,9 @@ export class EventEndpoints {
     }
     await this.deps.database.transaction(async (trx) => {
       await this.queries.updateEndpoint(trx, endpointID, set)
+      // Paused: what waits is not sent (an admin sends it again after enabling, if it matters).
+      if (changes.active === false && before.active)
+        await this.queries.abandonPendingOf(trx, endpointID, now, 'the endpoint was paused')
       const detail = { endpointID, url: changes.url, eventTypes, active: changes.active }
       await this.deps.audit.record(actor, before.organizationID, 'event_endpoint.update', detail, trx)
     })

@@ -74,14 +74,18 @@ export async function disableEndpoint(db: Kysely<Schema>, id: string, now: numbe
     .where('active', '=', 1)
     .executeTakeFirst()
   if (Number(result.numUpdatedRows) === 0) return false
-  await db
-    .updateTable('deliveries')
-    .set({ status: 'abandoned', lease_until: null, last_error: reason, updated: now })
-    .where('endpoint_id', '=', id)
-    .where('status', '=', 'pending')
-    .execute()
+  await abandonPendingOf(db, id, now, reason)
   return true
 }
+
+/** The endpoint's pending deliveries are abandoned (it was disabled or paused), with why. */
+export const abandonPendingOf = (db: Kysely<Schema>, endpointID: string, now: number, reason: string) =>
+  db
+    .updateTable('deliveries')
+    .set({ status: 'abandoned', lease_until: null, last_error: reason, updated: now })
+    .where('endpoint_id', '=', endpointID)
+    .where('status', '=', 'pending')
+    .execute()
 
 /** An endpoint's most recent deliveries, newest first. */
 export const endpointDeliveries = (db: Kysely<Schema>, endpointID: string, limit: number) =>
