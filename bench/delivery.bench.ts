@@ -9,6 +9,8 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
 
 export interface DeliveryFigures {
+  /** What received: the chatbot (visitor messages), or an event endpoint (their message.new). */
+  target: DeliveryTarget
   botCapacity: number
   offered: number
   delivered: number
@@ -21,7 +23,18 @@ export interface DeliveryFigures {
  * messages/s in all for DURATION s; the bot measures deliveries/s and the lag from the visitor's
  * send to the delivery's arrival. The bot's own capacity (autocannon straight at it) is the baseline.
  */
-export async function benchDelivery(): Promise<DeliveryFigures> {
+export type DeliveryTarget = 'chatbot' | 'event endpoint'
+
+/** The visitor's send time a delivery carries: in a chatbot's message, or in a message.new event. */
+function sentAtOf(target: DeliveryTarget, body: string): number {
+  const json = JSON.parse(body) as {
+    message?: { text?: { body: string } }
+    data?: { message?: { body: string } }
+  }
+  return Number(target === 'chatbot' ? json.message?.text?.body : json.data?.message?.body)
+}
+
+export async function benchDelivery(target: DeliveryTarget = 'chatbot'): Promise<DeliveryFigures> {
   const lags: number[] = []
   let measuring = false
   let received = 0
@@ -32,7 +45,7 @@ export async function benchDelivery(): Promise<DeliveryFigures> {
     })
     request.on('end', () => {
       response.writeHead(200).end('ok')
-      const sentAt = Number((JSON.parse(body) as { message: { text?: { body: string } } }).message.text?.body)
+      const sentAt = sentAtOf(target, body)
       if (measuring && Number.isFinite(sentAt)) {
         received++
         lags.push(Date.now() - sentAt)
@@ -54,8 +67,13 @@ export async function benchDelivery(): Promise<DeliveryFigures> {
   try {
     const { organizationID } = cli(['org', 'create', '--name', 'Bench'], storage.env)
     const { serverKey } = cli(['server-key', 'create', '--org', organizationID as string], storage.env)
+    const org = organizationID as string
+    // Events: no chatbot (cases wait for agents), one endpoint taking message.new: its deliveries
+    // go one at a time, in order, so the round trip bounds them.
     cli(
-      ['chatbot', 'create', '--org', organizationID as string, '--name', 'Bot', '--url', botURL],
+      target === 'chatbot'
+        ? ['chatbot', 'create', '--org', org, '--name', 'Bot', '--url', botURL]
+        : ['event-endpoint', 'create', '--org', org, '--url', botURL, '--events', 'message.new'],
       storage.env,
     )
     const post = poster(service.url)
@@ -95,6 +113,7 @@ export async function benchDelivery(): Promise<DeliveryFigures> {
     await new Promise((resolve) => setTimeout(resolve, 2000))
     lags.sort((a, b) => a - b)
     return {
+      target,
       botCapacity: capacity.requestsPerSecond,
       offered: offered / seconds,
       delivered: deliveredInWindow / seconds,
@@ -110,7 +129,7 @@ export async function benchDelivery(): Promise<DeliveryFigures> {
 
 export function printDelivery(figures: DeliveryFigures): void {
   console.log(
-    `\ndelivery: ${CASES} cases writing ${RATE} messages/s for ${DURATION} s to a local bot (SQLite)`,
+    `\ndelivery to ${figures.target === 'chatbot' ? 'a chatbot' : 'an event endpoint (message.new)'}: ${CASES} cases writing ${RATE} messages/s for ${DURATION} s, local receiver (SQLite)`,
   )
   console.log(`bot capacity (baseline, autocannon straight at it): ${figures.botCapacity.toFixed(0)} req/s`)
   console.log(

@@ -61,6 +61,7 @@ if (!only || only === 'history') {
 }
 if (!only || only === 'realtime') printRealtime([await benchRealtimeBaseline(), await benchRealtime()])
 if (!only || only === 'delivery') printDelivery(await benchDelivery())
+if (!only || only === 'delivery' || only === 'events') printDelivery(await benchDelivery('event endpoint'))
 if (!only || only === 'search') {
   const rows = [await benchSearch('SQLite')]
   if (await postgresReachable()) rows.push(await benchSearch('PostgreSQL', postgresURL))

@@ -15,7 +15,9 @@ import { widgetScript } from './api/widget/index.js'
 import { useTapTalkCompat } from './compat/taptalk/index.js'
 import type { Config } from './config/config.js'
 import { httpChatbotClient } from './domain/delivery/attempt.js'
+import { ChatbotTarget } from './domain/delivery/chatbot-target.js'
 import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
+import { DISABLE_AFTER_MS, EndpointTarget } from './domain/events/endpoint-target.js'
 import { sweepUnsentFiles } from './domain/files/files.service.js'
 import { repositories } from './domain/repositories.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
@@ -57,7 +59,7 @@ export interface AppOptions {
   /** Gateway timings (tests shorten the ping interval). */
   realtime?: Partial<typeof GATEWAY_DEFAULTS>
   /** Delivery worker settings; `autoStart: false` leaves it to be driven by hand (tests). */
-  delivery?: Partial<DeliveryOptions> & { autoStart?: boolean }
+  delivery?: Partial<DeliveryOptions> & { autoStart?: boolean; endpointDisableAfterMs?: number }
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -112,22 +114,44 @@ export async function buildApp(options: AppOptions) {
   // Before any route, so that the document sees every one (/metrics is added next).
   await useDocs(app, config.publicURL, version)
   const metrics = useMetrics(app, () => services.files.usagePerOrganization())
-  const { autoStart = true, ...deliveryOptions } = options.delivery ?? {}
+  const {
+    autoStart = true,
+    endpointDisableAfterMs = DISABLE_AFTER_MS,
+    ...deliveryOptions
+  } = options.delivery ?? {}
+  const handoverAfterMs = config.botHandoverAfterSeconds * 1000
+  const targetDeps = { database, repositories, log: app.log, meter: metrics.delivery }
   const delivery = new DeliveryWorker(
     {
       database,
       clock,
-      chatbots: services.chatbots,
-      files: services.files,
-      cases: services.cases.chatbots,
       repositories,
       client: httpChatbotClient,
+      destinations: services.chatbots.destinations,
       log: app.log,
       meter: metrics.delivery,
+      // The one engine, two kinds of target: chatbots, and the customer's event endpoints.
+      targets: {
+        chatbot: new ChatbotTarget({
+          ...targetDeps,
+          chatbots: services.chatbots,
+          cases: services.cases.chatbots,
+          files: services.files,
+          handoverAfterMs,
+        }),
+        endpoint: new EndpointTarget({
+          ...targetDeps,
+          sealer: services.eventSealer,
+          audit: services.audit,
+          // Presence is real-time's: the domain is given the question, not the module.
+          isOnline: (userIDs) => presence.online(userIDs),
+          disableAfterMs: endpointDisableAfterMs,
+        }),
+      },
     },
     {
       ...DELIVERY_DEFAULTS,
-      handoverAfterMs: config.botHandoverAfterSeconds * 1000,
+      handoverAfterMs,
       timeoutMs: config.deliveryTimeoutSeconds * 1000,
       ...deliveryOptions,
     },

@@ -6,6 +6,8 @@ import { CannedReplies } from './domain/canned-replies/canned-replies.service.js
 import { DEFAULT_REOPEN_WINDOW_HOURS } from './domain/cases/case-reopen.js'
 import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
+import { EventEndpoints } from './domain/events/event-endpoints.service.js'
+import { Events } from './domain/events/events.service.js'
 import { FileLinks } from './domain/files/file-links.js'
 import { FileTypeSettings } from './domain/files/file-type-settings.js'
 import { Files } from './domain/files/files.service.js'
@@ -28,7 +30,7 @@ import { UserAccounts } from './domain/users/user-accounts.js'
 import { UserExports } from './domain/users/user-export.js'
 import { UsersService } from './domain/users/users.service.js'
 import type { Clock } from './lib/clock.js'
-import type { DestinationPolicy } from './lib/destinations.js'
+import { DestinationPolicy } from './lib/destinations.js'
 import { Sealer } from './lib/sealed.js'
 import { type Hub, LocalHub } from './realtime/hub.js'
 import type { Database } from './storage/database.js'
@@ -69,6 +71,12 @@ export interface Services {
   userAccounts: UserAccounts
   /** A user's data as one document (server API). */
   userExports: UserExports
+  /** Events to the customer's backend, recorded with each change. */
+  events: Events
+  /** The organizations' event endpoints (admins, the CLI). */
+  eventEndpoints: EventEndpoints
+  /** How event endpoints' secrets are sealed (the delivery worker opens them). */
+  eventSealer: Sealer
 }
 
 export interface Dependencies {
@@ -95,7 +103,7 @@ export function createServices({
   masterKey,
   publicURL,
   hub = new LocalHub(),
-  destinations,
+  destinations = new DestinationPolicy(),
   repositories = realRepositories,
   caseReopenWindowHours = DEFAULT_REOPEN_WINDOW_HOURS,
   files: fileSettings,
@@ -112,7 +120,8 @@ export function createServices({
     links: new FileLinks(masterKey, publicURL, clock),
     ...fileSettings,
   })
-  const messages = new MessagesService(database, repositories, clock, senders, rooms, hub, files)
+  const events = new Events({ database, clock, repositories })
+  const messages = new MessagesService(database, repositories, clock, senders, rooms, hub, files, events)
   const sync = new MessageSync(database, repositories, clock, senders, rooms, files)
   const topics = new TopicsService(database, repositories, clock, organizations, audit)
   const chatbots = new ChatbotsService(
@@ -133,6 +142,7 @@ export function createServices({
     rooms,
     messages,
     files,
+    events,
     topics,
     chatbots,
     organizations,
@@ -158,11 +168,13 @@ export function createServices({
     repositories,
     revokeSessions: (userID) => sessions.revokeAllOf(userID),
     closeCases: (organizationID, userID) => cases.server.closeAllOf(organizationID, userID),
+    userDeleted: (trx, organizationID, user) => events.userDeleted(trx, organizationID, user),
     eraseMessages: async (organizationID, userID) => {
       await cases.server.eraseTextsOf(organizationID, userID)
       return userMessages.eraseAllOf(organizationID, userID)
     },
   })
+  const eventSealer = new Sealer(masterKey, 'event-endpoint-secret')
   return {
     hub,
     audit,
@@ -196,7 +208,7 @@ export function createServices({
     organizations,
     serverKeys: new ServerKeysService(keyPairs),
     appKeys: new AppKeysService(keyPairs),
-    tickets: new TicketsService(database, repositories, clock),
+    tickets: new TicketsService(database, repositories, clock, events),
     users,
     sessions,
     rooms,
@@ -214,5 +226,16 @@ export function createServices({
       ofRoom: (roomID, limit) => userMessages.ofRoom(roomID, limit),
       now: () => clock.now(),
     }),
+    events,
+    eventEndpoints: new EventEndpoints({
+      database,
+      clock,
+      repositories,
+      sealer: eventSealer,
+      organizations,
+      audit,
+      destinations,
+    }),
+    eventSealer,
   }
 }

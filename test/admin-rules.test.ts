@@ -177,6 +177,21 @@ describeEachDatabase('admin rules in the services', (dialect) => {
       ['agent deactivate', id('agentAccountID'), 'agent.deactivate'],
       ['agent reactivate', id('agentAccountID'), 'agent.reactivate'],
       ['agent set-password', id('agentAccountID'), 'agent.set_password'],
+      ['chatbot case-events', () => ({ id: known('chatbotID'), events: 'on' }), 'chatbot.update'],
+      [
+        'event-endpoint create',
+        () => ({ org, url: 'https://events.example', events: 'user.created' }),
+        'event_endpoint.create',
+      ],
+      ['event-endpoint show', id('endpointID'), 'event_endpoint.show_secret'],
+      [
+        'event-endpoint update',
+        () => ({ id: known('endpointID'), url: 'https://events.example/v2', events: 'case.closed' }),
+        'event_endpoint.update',
+      ],
+      ['event-endpoint pause', id('endpointID'), 'event_endpoint.update'],
+      ['event-endpoint enable', id('endpointID'), 'event_endpoint.update'],
+      ['event-endpoint delete', id('endpointID'), 'event_endpoint.delete'],
     ]
     for (const [name, options, action] of steps) {
       Object.assign(ids, await run(name, options(), 'a good passphrase'))
@@ -186,7 +201,13 @@ describeEachDatabase('admin rules in the services', (dialect) => {
       expect(earlier, name).toHaveLength(steps.findIndex(([step]) => step === name) + 1)
     }
     // Every command that is not a list, and not the organization's creation (audited above), is here.
-    const changes = Object.keys(commands).filter((name) => !name.endsWith(' list') && name !== 'org create')
+    // (Reads audit nothing; `event-endpoint redeliver` needs a delivery: test/events.test.ts.)
+    const changes = Object.keys(commands).filter(
+      (name) =>
+        !name.endsWith(' list') &&
+        !commands[name]?.readOnly &&
+        !['org create', 'event-endpoint redeliver'].includes(name),
+    )
     expect(steps.map(([name]) => name).sort()).toEqual(changes.sort())
   })
 })

@@ -13,6 +13,7 @@ import { AuditLogPage } from './settings/AuditLog'
 import { CannedRepliesPage } from './settings/CannedReplies'
 import { ChatbotPage } from './settings/Chatbot'
 import { ChatbotsPage } from './settings/Chatbots'
+import { EventEndpointsPage } from './settings/EventEndpoints'
 import { ServerKeysPage } from './settings/ServerKeys'
 import { TopicsPage } from './settings/Topics'
 import type { Agent } from './types'
@@ -67,6 +68,7 @@ function Pages() {
         </Suspense>
       </Route>
       {admin && <Route path="/settings/chatbots" component={ChatbotsPage} />}
+      {admin && <Route path="/settings/event-endpoints" component={EventEndpointsPage} />}
       {admin && (
         <Route path="/settings/chatbots/:chatbotID">
           {(params) => <ChatbotPage chatbotID={params.chatbotID} />}

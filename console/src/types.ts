@@ -38,6 +38,8 @@ export type Role = Agent['role']
 export type Team = Answer<'agent/get_team'>
 export type Chatbot = Answer<'admin/chatbot/list'>['chatbots'][number]
 export type ChatbotDetails = Answer<'admin/chatbot/get'>
+export type EventEndpoint = Answer<'admin/event_endpoint/list'>['endpoints'][number]
+export type EventType = EventEndpoint['eventTypes'][number]
 /** A canned reply, with its text filled in for a case when listed for one. */
 export type CannedReply = Answer<'canned_reply/get_list'>['cannedReplies'][number]
 

@@ -9,11 +9,14 @@
 // Then open http://127.0.0.1:3001/ in a browser. No framework, no dependencies: Node 20 or newer.
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
+import { onEvent, verifiedEvent } from './events.mjs'
 
 const parleyURL = (process.env.PARLEY_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '')
 const serverKey = process.env.SERVER_KEY
 const port = Number(process.env.PORT ?? 3001)
 const host = process.env.HOST ?? '127.0.0.1'
+// The signing secret of the shop's event endpoint (`parley event-endpoint create … --json`); unset: no /events.
+const eventsSecret = process.env.EVENTS_SECRET
 // The page is served under a strict Content-Security-Policy, as a careful customer's would be:
 // SHOP_CSP=off leaves it out (to tell a CSP problem from another).
 const strictCSP = process.env.SHOP_CSP !== 'off'
@@ -75,14 +78,16 @@ async function requestTicket(user, request) {
 }
 
 /** Reads a small urlencoded form body. */
-async function formOf(request) {
+async function textOf(request, limit = 10_000) {
   let body = ''
   for await (const chunk of request) {
     body += chunk
-    if (body.length > 10_000) throw new Error('form too large')
+    if (body.length > limit) throw new Error('body too large')
   }
-  return new URLSearchParams(body)
+  return body
 }
+
+const formOf = async (request) => new URLSearchParams(await textOf(request))
 
 const escapeHTML = (text) =>
   text.replace(
@@ -183,6 +188,14 @@ async function handle(request, response) {
   }
   if (request.method === 'GET' && path === '/shop.css')
     return send(response, 200, STYLES, { 'content-type': 'text/css' })
+  // Parley's events (server to server: no session, no same-origin check; the signature instead).
+  if (request.method === 'POST' && path === '/events' && eventsSecret) {
+    const body = await textOf(request, 1_000_000)
+    const event = verifiedEvent(eventsSecret, request.headers, body)
+    if (!event) return send(response, 401, 'bad signature')
+    onEvent(event)
+    return send(response, 204, '')
+  }
   if (request.method !== 'POST' || !['/login', '/logout', '/ticket'].includes(path))
     return send(response, 404, 'not found')
   if (!sameOrigin(request)) return send(response, 403, 'only from this site')

@@ -66,6 +66,8 @@ function parse(argv: string[]): Parsed {
       url: { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string' },
+      events: { type: 'string' },
+      delivery: { type: 'string' },
     },
   })
   const { json = false, help: wantsHelp = false, ...options } = values

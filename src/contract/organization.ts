@@ -54,6 +54,9 @@ export const chatbotShape = shapeOf<Chatbot>()(
     name: z.string(),
     url: z.string(),
     active: z.boolean(),
+    caseEvents: z
+      .boolean()
+      .describe('Also gets case.closed / case.handed_over of its cases when someone else did it.'),
     created: z.number().int(),
     updated: z.number().int(),
   }),

@@ -19,6 +19,12 @@ export function useMetrics(app: FastifyInstance, fileUsage: FileUsage) {
   const retried = counter('parley_deliveries_retried_total', 'Delivery attempts that will be retried.')
   const failed = counter('parley_deliveries_failed_total', 'Deliveries that failed for good.')
   const abandoned = counter('parley_deliveries_handovers_total', 'Cases taken from an unresponsive chatbot.')
+  const events = new Counter({
+    name: 'parley_event_deliveries_total',
+    help: 'Attempts to deliver events to event endpoints, per endpoint and outcome (sent, retry, failed).',
+    labelNames: ['endpoint', 'outcome'],
+    registers: [registry],
+  })
   const lag = new Gauge({
     name: 'parley_deliveries_lag_seconds',
     help: 'How long the oldest due delivery has been waiting.',
@@ -56,6 +62,7 @@ export function useMetrics(app: FastifyInstance, fileUsage: FileUsage) {
       failed: () => failed.inc(),
       handedOver: () => abandoned.inc(),
       lag: (seconds: number) => lag.set(seconds),
+      event: (endpoint: string, outcome: string) => events.inc({ endpoint, outcome }),
     },
   }
 }

@@ -23,6 +23,8 @@ export interface PresenceStore {
    * have none left. Each such user is answered to one caller only.
    */
   expire(): Promise<{ userID: string; organizationID: string }[]>
+  /** Those of these users with at least one open socket. */
+  online(userIDs: readonly string[]): Promise<Set<string>>
 }
 
 export class LocalPresence implements PresenceStore {
@@ -47,6 +49,10 @@ export class LocalPresence implements PresenceStore {
   /** Sockets of one process close with it: nothing outlives its instance here. */
   async expire(): Promise<{ userID: string; organizationID: string }[]> {
     return []
+  }
+
+  async online(userIDs: readonly string[]): Promise<Set<string>> {
+    return new Set(userIDs.filter((userID) => this.sockets.has(userID)))
   }
 }
 
@@ -126,6 +132,15 @@ export class RedisPresence implements PresenceStore {
       return { userID, organizationID }
     })
   }
+
+  /** A user is online while one of their sockets has not lapsed. */
+  async online(userIDs: readonly string[]): Promise<Set<string>> {
+    if (userIDs.length === 0) return new Set()
+    const batch = this.redis.pipeline()
+    for (const userID of userIDs) batch.zcount(userKey(userID), this.now(), '+inf')
+    const counts = (await batch.exec()) ?? []
+    return new Set(userIDs.filter((_, i) => Number(counts[i]?.[1] ?? 0) > 0))
+  }
 }
 
 /** What presence needs of the domain: who a user is, and who shares a room with them. */
@@ -154,6 +169,11 @@ export class Presence {
 
   async disconnected(socket: PresenceSocket): Promise<void> {
     if (await this.store.remove(socket)) await this.announce(socket, false)
+  }
+
+  /** Those of these users online now (on any instance): for events to the customer's backend. */
+  online(userIDs: readonly string[]): Promise<Set<string>> {
+    return this.store.online(userIDs)
   }
 
   /** Once a ping round: keeps this instance's sockets counted, and lets those of dead instances go. */

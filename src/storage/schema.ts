@@ -163,6 +163,8 @@ export interface ChatbotsTable {
   /** The `whsec_` secret, encrypted (lib/sealed.ts). */
   secret_key: string
   active: number
+  /** 1: the chatbot also gets `case.closed` / `case.handed_over` when someone else did it. */
+  events: Generated<number>
   created: number
   updated: number
 }
@@ -201,9 +203,18 @@ export interface CaseTagsTable {
 
 export interface DeliveriesTable {
   id: string
-  case_id: string
-  chatbot_id: string
-  message_id: string
+  /** Who it goes to: `chatbot` (chatbot_id) or `endpoint` (endpoint_id, an event endpoint). */
+  target: 'chatbot' | 'endpoint'
+  /** Deliveries with the same key go one at a time, in `seq` order: the case, or the endpoint. */
+  ordering_key: string
+  case_id: string | null
+  chatbot_id: string | null
+  endpoint_id: string | null
+  /** A visitor message to a chatbot (its body is built when sent); null for events. */
+  message_id: string | null
+  event_type: string | null
+  /** An event's body, built in the transaction of the change. */
+  payload: string | null
   seq: number
   status: string
   attempts: Generated<number>
@@ -211,6 +222,24 @@ export interface DeliveriesTable {
   lease_until: number | null
   last_error: Generated<string>
   sent_at: number | null
+  created: number
+  updated: number
+}
+
+export interface EventEndpointsTable {
+  id: string
+  organization_id: string
+  url: string
+  description: Generated<string>
+  /** The `whsec_` secret, encrypted (lib/sealed.ts). */
+  secret_key: string
+  /** The event types it gets: a JSON array of strings. */
+  event_types: string
+  active: number
+  /** The first failed attempt since the last success; null while it answers. */
+  failing_since: number | null
+  disabled_at: number | null
+  disabled_reason: Generated<string>
   created: number
   updated: number
 }
@@ -323,6 +352,7 @@ export interface Schema {
   cases: CasesTable
   case_tags: CaseTagsTable
   deliveries: DeliveriesTable
+  event_endpoints: EventEndpointsTable
   agent_accounts: AgentAccountsTable
   files: FilesTable
   agent_topics: AgentTopicsTable

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net'
 
 /** One request a stand-in chatbot received. */
 export interface BotRequest {
+  /** The path it was sent to (one stand-in can be several endpoints). */
+  url?: string
   headers: IncomingHttpHeaders
   body: string
   // biome-ignore lint/suspicious/noExplicitAny: asserted field by field
@@ -21,7 +23,7 @@ export async function startBot(respond: (request: BotRequest, index: number) => 
       body += chunk
     })
     req.on('end', () => {
-      const request = { headers: req.headers, body, json: JSON.parse(body) }
+      const request = { url: req.url ?? '', headers: req.headers, body, json: JSON.parse(body) }
       requests.push(request)
       res.writeHead(respond(request, requests.length - 1), { 'content-type': 'text/plain' }).end('ok')
     })
@@ -30,6 +32,7 @@ export async function startBot(respond: (request: BotRequest, index: number) => 
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}/bot`,
+    origin: `http://127.0.0.1:${port}`,
     requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }

@@ -11,6 +11,7 @@ import { StatusDot } from './ui'
 
 const SETTINGS = [
   { path: '/settings/chatbots', label: 'Chatbots' },
+  { path: '/settings/event-endpoints', label: 'Events' },
   { path: '/settings/server-keys', label: 'Server keys' },
   { path: '/settings/app-keys', label: 'App keys' },
   { path: '/settings/topics', label: 'Topics' },

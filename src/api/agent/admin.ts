@@ -14,6 +14,7 @@ import {
 import { agentActor, requireAdmin } from '../../domain/audit/actor.js'
 import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import {
+  optionalBoolean,
   optionalInteger,
   optionalText,
   params,
@@ -39,6 +40,7 @@ const chatbotUpdate = params({
   chatbotID: requiredID(),
   name: optionalText({ max: 255 }),
   url: optionalText({ max: 2048, valid: isHTTPURL }),
+  caseEvents: optionalBoolean('Also send it case.closed / case.handed_over when someone else did it.'),
 })
 const agentCreate = params({
   email: requiredText({ max: 255 }),
@@ -70,6 +72,19 @@ const fileTypesSet = params({
 })
 const fileTypesShape = z.object({ fileTypes: z.array(z.string()), isDefault: z.boolean() })
 
+/** An admin route's schema: its body, its answer, and the 403 every admin route may give. */
+export const describeAdmin = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
+  schema: {
+    summary,
+    tags: ['admin'],
+    body,
+    response: {
+      200: successEnvelope(data),
+      403: errorEnvelope('40301: admins only', { status: 403, code: '40301', message: 'admins only' }),
+    },
+  },
+})
+
 /**
  * The admin API (DESIGN §10): an organization's server keys, app keys, chatbots, topics and agents, for its
  * admins only. The services enforce who may change or read what and write the audit log, whoever
@@ -81,17 +96,7 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
   fastify.addHook('preHandler', async (request) => requireAdmin(agentActor(request.agent)))
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { serverKeys, appKeys, chatbots, topics, agents, audit, fileTypes } = app.services
-  const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
-    schema: {
-      summary,
-      tags: ['admin'],
-      body,
-      response: {
-        200: successEnvelope(data),
-        403: errorEnvelope('40301: admins only', { status: 403, code: '40301', message: 'admins only' }),
-      },
-    },
-  })
+  const describe = describeAdmin
   const org = (request: FastifyRequest) => request.agent.organizationID
   const admin = (request: FastifyRequest) => agentActor(request.agent)
 
@@ -156,7 +161,13 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
     `${PREFIX}/chatbot/update`,
     describe('Rename a chatbot or change its URL', chatbotUpdate, chatbotDetailsShape),
     async (r) =>
-      success(await chatbots.update(admin(r), r.body.chatbotID, { name: r.body.name, url: r.body.url })),
+      success(
+        await chatbots.update(admin(r), r.body.chatbotID, {
+          name: r.body.name,
+          url: r.body.url,
+          caseEvents: r.body.caseEvents,
+        }),
+      ),
   )
   for (const path of ['rotate_secret', 'activate', 'deactivate'] as const) {
     const run = { rotate_secret: 'rotateSecret', activate: 'activate', deactivate: 'deactivate' } as const

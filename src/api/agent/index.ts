@@ -19,6 +19,7 @@ import { adminAPI } from './admin.js'
 import { agentCannedRepliesAPI } from './canned-replies.js'
 import { agentCaseAPI } from './cases.js'
 import { describe, PREFIX } from './describe.js'
+import { eventEndpointsAPI } from './event-endpoints.js'
 import { AddressLoginLimit, MemoryCounter, RedisCounter } from './login-limit.js'
 import { agentNotesAPI } from './notes.js'
 import { agentReopenTagsAPI } from './reopen-tags.js'
@@ -139,6 +140,7 @@ export async function agentAPI(
       route.config?.csrf === false ? SECURITY.agentRead : SECURITY.agent,
     )
     await signedIn.register(adminAPI)
+    await signedIn.register(eventEndpointsAPI)
     const routes = signedIn.withTypeProvider<ZodTypeProvider>()
     routes.post(
       `${PREFIX}/auth/logout`,

@@ -37,20 +37,41 @@ export class AuditLog {
     private readonly clock: Clock,
   ) {}
 
-  async record(
+  /** A change Parley made by itself (an event endpoint disabled): actor `system`. */
+  recordSystem(
+    organizationID: string,
+    action: string,
+    detail: Record<string, unknown>,
+    db: Kysely<Schema> = this.database.db,
+  ): Promise<void> {
+    return this.insert(db, organizationID, { agentAccountID: '', actor: 'system' }, action, detail)
+  }
+
+  record(
     actor: Actor,
     organizationID: string,
     action: string,
     detail: Record<string, unknown>,
     db: Kysely<Schema> = this.database.db,
   ): Promise<void> {
+    const agentAccountID = actor.kind === 'agent' ? actor.agentAccountID : ''
+    return this.insert(db, organizationID, { agentAccountID, actor: actorName(actor) }, action, detail)
+  }
+
+  private async insert(
+    db: Kysely<Schema>,
+    organizationID: string,
+    by: { agentAccountID: string; actor: string },
+    action: string,
+    detail: Record<string, unknown>,
+  ): Promise<void> {
     await db
       .insertInto('audit_log')
       .values({
         id: this.database.ids.next(),
         organization_id: organizationID,
-        agent_account_id: actor.kind === 'agent' ? actor.agentAccountID : '',
-        actor: actorName(actor),
+        agent_account_id: by.agentAccountID,
+        actor: by.actor,
         action,
         detail: JSON.stringify(detail),
         created: this.clock.now(),

@@ -60,6 +60,7 @@ export class Assignment {
     agentAccountID: string,
     now: number,
     text = 'An agent joined the conversation',
+    by = 'system',
   ) {
     // Atomic with the deactivation's update of the same row: either the deactivation comes first
     // and this fails, or it waits for this commit and then finds the case to hand back.
@@ -73,6 +74,7 @@ export class Assignment {
       },
       action: 'case/assign',
       text,
+      by,
     })
   }
 

@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
+import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
 import type { Message } from '../messages/message.js'
 import { checkContent, type MessageContent, MessageType } from '../messages/message-types.js'
@@ -45,6 +46,8 @@ export interface EngineDependencies {
   /** What agents' lists show of a case: its `case/update` to agents carries it too. */
   rows: CaseRows
   files: Files
+  /** Events to the customer's backend (and to chatbots that opted in), recorded with the change. */
+  events: Events
 }
 
 const SYSTEM = 'system'
@@ -104,7 +107,7 @@ export class CaseEngine {
     row: CaseRow,
     to: CaseStatus,
     now: number,
-    step: { changes: Partial<CaseRow>; action: string; text: string },
+    step: { changes: Partial<CaseRow>; action: string; text: string; by?: string },
   ): Promise<Outcome> {
     const from = row.status as CaseStatus
     // A closed case is only ever reopened, never moved on by a step meant for open cases.
@@ -118,6 +121,12 @@ export class CaseEngine {
     // Whatever the chatbot has not received yet, it will not need.
     if (from === 'bot') await deliveries.abandonPending(trx, row.id, now)
     const message = await this.systemMessage(trx, moved, step.action, step.text, now)
+    await this.deps.events.caseMoved(
+      trx,
+      moved,
+      from,
+      step.by ?? (to === 'closed' ? String(moved.closed_by) : 'system'),
+    )
     return { row: moved, before: row, messages: [message].filter(isDefined), changed: true }
   }
 
@@ -183,6 +192,13 @@ export class CaseEngine {
       await this.deps.repositories.cases.markFirstResponse(trx, row.id, now)
       row.first_response_at = now
     }
+    // For the customer's backend: the visitor is whom a reply is for (agents and bots are not its users).
+    await this.deps.events.messageNew(
+      trx,
+      row.organization_id,
+      message,
+      senderID === row.user_id ? [] : [row.user_id],
+    )
     if (senderID === row.user_id && row.status === 'bot' && row.chatbot_id) {
       await deliveries.recordDelivery(trx, {
         id: ids.next(),

@@ -2,6 +2,7 @@ import type { Clock } from '../../lib/clock.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
+import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
 import type { MessagesService } from '../messages/messages.service.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
@@ -45,6 +46,7 @@ export interface CasesDependencies {
   rooms: RoomsService
   messages: MessagesService
   files: Files
+  events: Events
   topics: TopicsService
   chatbots: ChatbotsService
   organizations: OrganizationsService

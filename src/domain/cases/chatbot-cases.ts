@@ -81,11 +81,12 @@ export class ChatbotCases {
       const named = handover.agentEmail
         ? await assignment.pickAgent(trx, handedOver, { email: handover.agentEmail })
         : undefined
-      if (named) return assignment.assignTo(trx, handedOver, named, now, HANDED_OVER)
+      if (named) return assignment.assignTo(trx, handedOver, named, now, HANDED_OVER, 'chatbot')
       const queued = await engine.transition(trx, row, 'queued', now, {
         changes: { topic_id: handedOver.topic_id, handover_summary: handedOver.handover_summary },
         action: 'case/handover',
         text: HANDED_OVER,
+        by: 'chatbot',
       })
       return assignment.assignIfPossible(trx, queued, now)
     })

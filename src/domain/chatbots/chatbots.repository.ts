@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely'
+import type { Insertable, Kysely, Updateable } from 'kysely'
 import { dialectOf } from '../../storage/prepared.js'
 import type { ChatbotsTable, Schema } from '../../storage/schema.js'
 
-export const insertChatbot = (db: Kysely<Schema>, row: ChatbotsTable) =>
+export const insertChatbot = (db: Kysely<Schema>, row: Insertable<ChatbotsTable>) =>
   db.insertInto('chatbots').values(row).execute()
 
 export const findChatbot = (db: Kysely<Schema>, id: string) =>
@@ -40,7 +40,9 @@ export const findActiveChatbot = (db: Kysely<Schema>, organizationID: string, { 
 export const updateChatbot = (
   db: Kysely<Schema>,
   id: string,
-  changes: Partial<Pick<ChatbotsTable, 'secret_key' | 'active' | 'name' | 'url' | 'updated'>>,
+  changes: Partial<
+    Pick<Updateable<ChatbotsTable>, 'secret_key' | 'active' | 'name' | 'url' | 'events' | 'updated'>
+  >,
 ) => db.updateTable('chatbots').set(changes).where('id', '=', id).execute()
 
 /** Deactivates the organization's active chatbots other than `exceptID`; returns their IDs. */

@@ -20,6 +20,8 @@ export interface Chatbot {
   name: string
   url: string
   active: boolean
+  /** Also gets `case.closed` / `case.handed_over` when someone else did it (README "Events to your backend"). */
+  caseEvents: boolean
   created: number
   updated: number
 }
@@ -44,6 +46,7 @@ const toChatbot = (row: Selectable<ChatbotsTable>): Chatbot => ({
   name: row.name,
   url: row.url,
   active: row.active === 1,
+  caseEvents: row.events === 1,
   created: row.created,
   updated: row.updated,
 })
@@ -112,15 +115,22 @@ export class ChatbotsService {
   async update(
     actor: Actor,
     chatbotID: string,
-    changes: { name?: string | undefined; url?: string | undefined },
+    changes: { name?: string | undefined; url?: string | undefined; caseEvents?: boolean | undefined },
   ): Promise<ChatbotDetails> {
     const before = await this.adminsChatbot(actor, chatbotID)
     if (changes.url !== undefined) this.checkURL(changes.url)
     const name = changes.name || before.name
     const url = changes.url || before.url
     await this.database.transaction(async (trx) => {
-      await this.repositories.chatbots.updateChatbot(trx, chatbotID, { name, url, updated: this.clock.now() })
-      await this.audit.record(actor, before.organizationID, 'chatbot.update', { chatbotID, name, url }, trx)
+      const events = changes.caseEvents === undefined ? {} : { events: changes.caseEvents ? 1 : 0 }
+      await this.repositories.chatbots.updateChatbot(trx, chatbotID, {
+        name,
+        url,
+        ...events,
+        updated: this.clock.now(),
+      })
+      const detail = { chatbotID, name, url, caseEvents: changes.caseEvents }
+      await this.audit.record(actor, before.organizationID, 'chatbot.update', detail, trx)
     })
     this.cache.delete(chatbotID)
     return this.show(chatbotID)

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely'
 import type { DeliveriesTable, Dialect, Schema } from '../../storage/schema.js'
 
 export type DeliveryRow = Selectable<DeliveriesTable>
+export type DeliveryTargetKind = DeliveriesTable['target']
 
 /**
  * Records that a visitor message must reach the case's chatbot: the outbox row, written in the
@@ -15,6 +16,8 @@ export const recordDelivery = (
     .insertInto('deliveries')
     .values({
       id: delivery.id,
+      target: 'chatbot',
+      ordering_key: delivery.caseID,
       case_id: delivery.caseID,
       chatbot_id: delivery.chatbotID,
       message_id: delivery.messageID,
@@ -27,8 +30,45 @@ export const recordDelivery = (
     .execute()
 
 /**
- * Leases up to `limit` deliveries that are due, each the oldest pending one of its case (so a
- * case's deliveries go one at a time, in order, also while an earlier one is being retried). On
+ * Records an event for a chatbot (its case's order) or an event endpoint (the endpoint's order),
+ * with its body built now: in the transaction of the change it tells of.
+ */
+export const recordEventDelivery = (
+  db: Kysely<Schema>,
+  delivery: {
+    id: string
+    target: DeliveryTargetKind
+    targetID: string
+    orderingKey: string
+    caseID?: string | undefined
+    eventType: string
+    payload: string
+    now: number
+  },
+) =>
+  db
+    .insertInto('deliveries')
+    .values({
+      id: delivery.id,
+      target: delivery.target,
+      ordering_key: delivery.orderingKey,
+      case_id: delivery.caseID ?? null,
+      chatbot_id: delivery.target === 'chatbot' ? delivery.targetID : null,
+      endpoint_id: delivery.target === 'endpoint' ? delivery.targetID : null,
+      event_type: delivery.eventType,
+      payload: delivery.payload,
+      seq: delivery.now,
+      status: 'pending',
+      next_attempt_at: delivery.now,
+      created: delivery.now,
+      updated: delivery.now,
+    })
+    .execute()
+
+/**
+ * Leases up to `limit` deliveries that are due, each the oldest pending one of its ordering key
+ * (its case, or its event endpoint: so they go one at a time, in order, also while an earlier one
+ * is being retried; equal `seq`s go by id). On
  * PostgreSQL rows another instance is claiming are skipped (FOR UPDATE SKIP LOCKED).
  */
 export async function claimDue(
@@ -48,9 +88,14 @@ export async function claimDue(
           eb
             .selectFrom('deliveries as e')
             .select('e.id')
-            .whereRef('e.case_id', '=', 'd.case_id')
+            .whereRef('e.ordering_key', '=', 'd.ordering_key')
             .where('e.status', '=', 'pending')
-            .whereRef('e.seq', '<', 'd.seq'),
+            .where((o) =>
+              o.or([
+                o('e.seq', '<', o.ref('d.seq')),
+                o.and([o('e.seq', '=', o.ref('d.seq')), o('e.id', '<', o.ref('d.id'))]),
+              ]),
+            ),
         ),
       ),
     )
@@ -71,6 +116,70 @@ export async function claimDue(
   return due.map((d) => ({ ...d, lease_until: leaseUntil }))
 }
 
+/**
+ * With `heads` just claimed (and held by this transaction), leases up to `perKey` due deliveries
+ * that follow each in its ordering key, in order: a chain one instance sends one after another.
+ * Nobody else can claim them meanwhile: they are not heads while the head is pending, and leased
+ * once it is not.
+ */
+export async function claimFollowing(
+  db: Kysely<Schema>,
+  claim: { heads: readonly DeliveryRow[]; now: number; leaseUntil: number; perKey: number },
+): Promise<Map<string, DeliveryRow[]>> {
+  const chains = new Map<string, DeliveryRow[]>()
+  for (const head of claim.heads) {
+    const pending = await db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('ordering_key', '=', head.ordering_key)
+      .where('status', '=', 'pending')
+      .where('id', '<>', head.id)
+      .orderBy('seq')
+      .orderBy('id')
+      .limit(claim.perKey)
+      .execute()
+    // Only an unbroken run: one not due yet (or held elsewhere) keeps the ones after it waiting.
+    const stop = pending.findIndex(
+      (d) => d.next_attempt_at > claim.now || (d.lease_until !== null && d.lease_until >= claim.now),
+    )
+    const following = stop === -1 ? pending : pending.slice(0, stop)
+    if (following.length > 0) chains.set(head.id, following)
+  }
+  const ids = [...chains.values()].flat().map((d) => d.id)
+  if (ids.length > 0)
+    await db.updateTable('deliveries').set({ lease_until: claim.leaseUntil }).where('id', 'in', ids).execute()
+  for (const [id, rows] of chains)
+    chains.set(
+      id,
+      rows.map((d) => ({ ...d, lease_until: claim.leaseUntil })),
+    )
+  return chains
+}
+
+/** Settles deliveries the target took, one attempt each, in one statement. */
+export const settleSent = (db: Kysely<Schema>, ids: readonly string[], now: number) =>
+  db
+    .updateTable('deliveries')
+    .set((eb) => ({
+      status: 'sent',
+      sent_at: now,
+      attempts: eb('attempts', '+', 1),
+      lease_until: null,
+      updated: now,
+    }))
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .execute()
+
+/** Gives back deliveries claimed but not attempted (the rest of a chain that stopped). */
+export const releaseLeases = (db: Kysely<Schema>, ids: readonly string[]) =>
+  db
+    .updateTable('deliveries')
+    .set({ lease_until: null })
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .execute()
+
 /** Settles an attempt, unless the delivery was abandoned meanwhile (the case left its chatbot). */
 export const settleDelivery = (
   db: Kysely<Schema>,
@@ -86,13 +195,14 @@ export const settleDelivery = (
     .where('status', '=', 'pending')
     .execute()
 
-/** A case's pending deliveries are abandoned when the chatbot no longer has it. */
+/** A case's pending messages to its chatbot are abandoned when the chatbot no longer has it. */
 export const abandonPending = (db: Kysely<Schema>, caseID: string, now: number) =>
   db
     .updateTable('deliveries')
     .set({ status: 'abandoned', lease_until: null, updated: now })
     .where('case_id', '=', caseID)
     .where('status', '=', 'pending')
+    .where('message_id', 'is not', null)
     .executeTakeFirst()
 
 /** Bot cases whose oldest undelivered message has waited since `before` or longer. */
@@ -103,6 +213,7 @@ export const casesWaitingSince = (db: Kysely<Schema>, before: number) =>
     .select('d.case_id')
     .distinct()
     .where('d.status', '=', 'pending')
+    .where('d.message_id', 'is not', null)
     .where('d.created', '<=', before)
     .where('c.status', '=', 'bot')
     .execute()

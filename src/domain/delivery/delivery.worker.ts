@@ -1,16 +1,21 @@
 import type { BaseLogger } from 'pino'
-import { Webhook } from 'standardwebhooks'
 import { isUnavailable } from '../../errors/faults.js'
 import type { Clock } from '../../lib/clock.js'
+import type { DestinationPolicy } from '../../lib/destinations.js'
 import type { Database } from '../../storage/database.js'
-import type { ChatbotCases } from '../cases/chatbot-cases.js'
-import type { ChatbotsService } from '../chatbots/chatbots.service.js'
-import type { Files } from '../files/files.service.js'
 import type { Repositories } from '../repositories.js'
-import { type Attempt, type ChatbotClient, type Failure, failureOf } from './attempt.js'
-import type { DeliveryContext, DeliveryRow } from './deliveries.repository.js'
-import { deliveryBody } from './payload.js'
+import { type Attempt, type ChatbotClient, failureOf } from './attempt.js'
+import type { DeliveryRow } from './deliveries.repository.js'
 import { classify, GIVE_UP_AFTER_MS, retryDelay } from './schedule.js'
+import {
+  type DeliveryMeter,
+  type DeliveryRequest,
+  type DeliveryTargets,
+  describeFailure,
+  type Settlement,
+} from './target.js'
+
+export type { DeliveryMeter } from './target.js'
 
 export interface DeliveryOptions {
   /** Deliveries in flight at once on this instance. */
@@ -27,21 +32,12 @@ export interface DeliveryOptions {
 
 export const DELIVERY_DEFAULTS = { concurrency: 64, pollMs: 100, jitter: Math.random }
 
-/** What the worker counts, for /metrics. */
-export interface DeliveryMeter {
-  sent(): void
-  retried(): void
-  failed(): void
-  handedOver(): void
-  lag(seconds: number): void
-}
-
 /**
- * Sends the outbox to chatbots: each delivery signed (Standard Webhooks) with a stable
- * `webhook-id`, retried on network errors, timeouts, 408, 429 and 5xx with exponential backoff;
- * one at a time per case, in order. A lease marks a delivery in flight, so several instances
- * share the outbox and a crashed sender's deliveries are picked up again. Chatbots that fail for
- * good, or keep a visitor waiting longer than `handoverAfterMs`, lose the case to agents.
+ * The one delivery engine: sends the outbox to its targets (chatbots, event endpoints; see
+ * DeliveryTarget), each delivery signed (Standard Webhooks) with a stable `webhook-id`, retried on
+ * network errors, timeouts, 408, 429 and 5xx with exponential backoff; one at a time per ordering
+ * key (a case, an endpoint), in order. A lease marks a delivery in flight, so several instances
+ * share the outbox and a crashed sender's deliveries are picked up again.
  */
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, Promise<void>>()
@@ -55,15 +51,14 @@ export class DeliveryWorker {
     private readonly deps: {
       database: Database
       clock: Clock
-      chatbots: ChatbotsService
-      cases: ChatbotCases
       log: Pick<BaseLogger, 'warn' | 'error'>
       repositories: Pick<Repositories, 'deliveries'>
-      /** How deliveries reach chatbots (over HTTP; tests may wrap it). */
+      /** How deliveries go out (over HTTP; tests may wrap it). */
       client: ChatbotClient
-      meter: DeliveryMeter
-      /** Links to the files visitors send, made per attempt and good for a day. */
-      files: Pick<Files, 'withLinks'>
+      /** Where deliveries may connect (CHATBOT_URL_ALLOW). */
+      destinations: DestinationPolicy
+      meter: Pick<DeliveryMeter, 'lag'>
+      targets: DeliveryTargets
     },
     private readonly options: DeliveryOptions,
   ) {}
@@ -108,55 +103,107 @@ export class DeliveryWorker {
   }
 
   /**
-   * One round (tests drive it by hand): hand over waiting cases, then claim and start sending what
-   * is due. Returns how many deliveries it started.
+   * One round (tests drive it by hand): the targets' sweeps, then claim and start sending what is
+   * due. Returns how many deliveries it started.
    */
   async tick(): Promise<number> {
-    const { database, clock, meter } = this.deps
+    const { database, clock, meter, targets } = this.deps
     const now = clock.now()
     // Once a second is enough for the dead-bot rule and the lag gauge.
     if (now - this.lastSweep >= 1000) {
       this.lastSweep = now
-      for (const { case_id } of await this.outbox.casesWaitingSince(
-        database.db,
-        now - this.options.handoverAfterMs,
-      )) {
-        // One case that cannot be handed over (yet) must not hold up the others.
-        await this.handOver(case_id, 'The chatbot did not answer in time; the case goes to an agent').catch(
-          (error: unknown) => this.logTrouble(error, 'delivery: handover failed', { caseID: case_id }),
-        )
-      }
+      for (const target of Object.values(targets)) await target.sweep?.(now)
       const oldest = await this.outbox.oldestDue(database.db, now)
       meter.lag(oldest === undefined ? 0 : (now - oldest) / 1000)
     }
     const free = this.options.concurrency - this.inFlight.size
     if (free <= 0 || this.stopping) return 0
-    const claimed = await database.transaction((trx) =>
-      this.outbox.claimDue(trx, {
+    const leaseUntil = now + 3 * this.options.timeoutMs
+    const { heads, following } = await database.transaction(async (trx) => {
+      const heads = await this.outbox.claimDue(trx, {
         now,
-        leaseUntil: now + 3 * this.options.timeoutMs,
+        leaseUntil,
         limit: free,
         dialect: database.dialect,
-      }),
-    )
-    const contexts = new Map(
-      (
-        await this.outbox.deliveryContexts(
-          database.db,
-          claimed.map((d) => d.id),
-        )
-      ).map((c) => [c.id, c]),
-    )
-    for (const delivery of claimed) {
-      const attempt = this.deliver(delivery, contexts.get(delivery.id)).finally(() => {
-        this.inFlight.delete(delivery.id)
-        // A slot is free, and the case's next delivery may be due now (completions that land
+      })
+      // Targets that send chains: the deliveries after each head, in the same claim.
+      const chained = heads.filter((d) => (targets[d.target].chain ?? 1) > 1)
+      const perKey = Math.max(1, ...chained.map((d) => targets[d.target].chain ?? 1)) - 1
+      const following = await this.outbox.claimFollowing(trx, { heads: chained, now, leaseUntil, perKey })
+      return { heads, following }
+    })
+    const claimed = [...heads, ...[...following.values()].flat()]
+    const requests = new Map<string, DeliveryRequest>()
+    for (const [kind, target] of Object.entries(targets)) {
+      const own = claimed.filter((d) => d.target === kind)
+      if (own.length > 0) for (const [id, request] of await target.prepare(own)) requests.set(id, request)
+    }
+    for (const head of heads) {
+      const chain = [head, ...(following.get(head.id) ?? [])]
+      const attempt = this.deliverChain(chain, requests, now).finally(() => {
+        this.inFlight.delete(head.id)
+        // A slot is free, and the key's next delivery may be due now (completions that land
         // together share one round).
         if (this.timer !== undefined) this.schedule(2)
       })
-      this.inFlight.set(delivery.id, attempt)
+      this.inFlight.set(head.id, attempt)
     }
-    return claimed.length
+    return heads.length
+  }
+
+  /**
+   * Sends a chain of one ordering key one after another. Those taken are settled together; the
+   * first that is not stops the chain (it is settled on its own) and the rest go back unattempted,
+   * as do those left when the chain has run for one attempt's time (so every attempt ends well
+   * inside the lease).
+   */
+  private async deliverChain(
+    chain: readonly DeliveryRow[],
+    requests: Map<string, DeliveryRequest>,
+    claimedAt: number,
+  ): Promise<void> {
+    if (chain.length === 1) return this.deliver(chain[0] as DeliveryRow, requests.get(chain[0]?.id ?? ''))
+    const { clock, database } = this.deps
+    const sent: DeliveryRow[] = []
+    let next = 0
+    try {
+      for (; next < chain.length && clock.now() - claimedAt < this.options.timeoutMs; next++) {
+        const delivery = chain[next] as DeliveryRow
+        const request = requests.get(delivery.id)
+        const attempt = request ? await this.post(request) : undefined
+        if (attempt && classify(attempt.status) === 'sent') {
+          sent.push(delivery)
+          continue
+        }
+        await this.settleSent(sent)
+        sent.length = 0
+        await this.settle(delivery, attempt, clock.now())
+        next++
+        break
+      }
+      await this.settleSent(sent)
+      const rest = chain.slice(next).map((d) => d.id)
+      if (rest.length > 0) await database.transaction((trx) => this.outbox.releaseLeases(trx, rest))
+    } catch (error) {
+      // Storage trouble: the leases lapse and the deliveries are tried again.
+      this.logTrouble(error, 'delivery: chain not recorded', { deliveryID: chain[0]?.id })
+    }
+  }
+
+  private async settleSent(sent: readonly DeliveryRow[]): Promise<void> {
+    if (sent.length === 0) return
+    const now = this.deps.clock.now()
+    const ids = sent.map((d) => d.id)
+    await this.deps.database.transaction((trx) => this.outbox.settleSent(trx, ids, now))
+    for (const delivery of sent)
+      await this.deps.targets[delivery.target].settled(delivery, { outcome: 'sent' }, now)
+  }
+
+  private post(request: DeliveryRequest): Promise<Attempt> {
+    return this.deps.client.post(request.url, request.headers(this.deps.clock.now()), request.body, {
+      destinations: this.deps.destinations,
+      timeoutMs: this.options.timeoutMs,
+    })
   }
 
   /** Runs rounds, each to its end, until one finds nothing due (for tests and tools). */
@@ -164,16 +211,10 @@ export class DeliveryWorker {
     while ((await this.tick()) > 0) await Promise.allSettled(this.inFlight.values())
   }
 
-  private async deliver(delivery: DeliveryRow, context: DeliveryContext | undefined): Promise<void> {
+  private async deliver(delivery: DeliveryRow, request: DeliveryRequest | undefined): Promise<void> {
     const { clock } = this.deps
     try {
-      const request = await this.prepare(delivery, context)
-      const attempt = request
-        ? await this.deps.client.post(request.url, request.headers(clock.now()), request.body, {
-            destinations: this.deps.chatbots.destinations,
-            timeoutMs: this.options.timeoutMs,
-          })
-        : undefined
+      const attempt = request ? await this.post(request) : undefined
       await this.settle(delivery, attempt, clock.now())
     } catch (error) {
       // Storage trouble: the lease lapses and the delivery is tried again.
@@ -181,13 +222,14 @@ export class DeliveryWorker {
     }
   }
 
-  /** Records how an attempt ended (no attempt: the chatbot or case is gone): sent, retry, or failed. */
+  /** Records how an attempt ended (no attempt: the target is gone): sent, retry, or failed. */
   private async settle(delivery: DeliveryRow, attempt: Attempt | undefined, now: number): Promise<void> {
-    const { database, meter } = this.deps
+    const { database } = this.deps
+    const target = this.deps.targets[delivery.target]
     const attempts = delivery.attempts + 1
     const outcome = attempt ? classify(attempt.status) : 'failed'
+    let settlement: Settlement
     if (outcome === 'sent') {
-      meter.sent()
       // Through a transaction, so settlements share commits (SQLite's group commit).
       await database.transaction((trx) =>
         this.outbox.settleDelivery(trx, delivery.id, {
@@ -197,83 +239,37 @@ export class DeliveryWorker {
           updated: now,
         }),
       )
-      return
+      settlement = { outcome: 'sent' }
+    } else {
+      const failure = failureOf(attempt)
+      const last_error = describeFailure(failure)
+      if (outcome === 'retry' && now - delivery.created < GIVE_UP_AFTER_MS) {
+        const next = now + retryDelay(attempts, this.options.jitter())
+        await database.transaction((trx) =>
+          this.outbox.settleDelivery(trx, delivery.id, {
+            attempts,
+            next_attempt_at: next,
+            last_error,
+            updated: now,
+          }),
+        )
+        settlement = { outcome: 'retry', failure, nextAttempt: next }
+      } else {
+        // In one transaction with what the target does about it (a chatbot's case: its next
+        // delivery cannot be claimed before the handover abandons it).
+        await database.transaction(async (trx) => {
+          await this.outbox.settleDelivery(trx, delivery.id, {
+            status: 'failed',
+            attempts,
+            last_error,
+            updated: now,
+          })
+          await target.failing?.(trx, delivery, now)
+        })
+        settlement = { outcome: 'failed', failure }
+      }
     }
-    const failure = failureOf(attempt)
-    const last_error = 'status' in failure ? `HTTP ${failure.status}` : failure.error
-    if (outcome === 'retry' && now - delivery.created < GIVE_UP_AFTER_MS) {
-      meter.retried()
-      const next = now + retryDelay(attempts, this.options.jitter())
-      await database.transaction((trx) =>
-        this.outbox.settleDelivery(trx, delivery.id, {
-          attempts,
-          next_attempt_at: next,
-          last_error,
-          updated: now,
-        }),
-      )
-      this.logFailure(delivery, failure, new Date(next).toISOString())
-      return
-    }
-    meter.failed()
-    // In one transaction with the failure, so the case's next delivery cannot be claimed before
-    // the handover below abandons it.
-    await database.transaction(async (trx) => {
-      await this.outbox.settleDelivery(trx, delivery.id, {
-        status: 'failed',
-        attempts,
-        last_error,
-        updated: now,
-      })
-      await this.outbox.abandonPending(trx, delivery.case_id, now)
-    })
-    this.logFailure(delivery, failure, 'failed for good')
-    await this.handOver(delivery.case_id, 'The chatbot could not take the message; the case goes to an agent')
-  }
-
-  /**
-   * A failed attempt, at warn: otherwise a dead bot shows only in a counter. What the operator
-   * needs to find the bot's fault, and nothing the bot was sent (no body, secret or signature).
-   */
-  private logFailure(delivery: DeliveryRow, failure: Failure, nextAttempt: string): void {
-    this.deps.log.warn(
-      {
-        caseID: delivery.case_id,
-        deliveryID: delivery.id,
-        chatbotID: delivery.chatbot_id,
-        attempt: delivery.attempts + 1,
-        ...failure,
-        nextAttempt,
-      },
-      nextAttempt === 'failed for good'
-        ? 'delivery to the chatbot failed for good; the case goes to agents'
-        : 'delivery to the chatbot failed; it will be retried',
-    )
-  }
-
-  /** The URL, body and headers of a delivery; undefined when its chatbot, case or message is gone. */
-  private async prepare(delivery: DeliveryRow, context: DeliveryContext | undefined) {
-    const endpoint = await this.deps.chatbots.endpoint(delivery.chatbot_id)
-    if (!endpoint || !context) return undefined
-    const body = deliveryBody(context, (data) => this.deps.files.withLinks(data, 'day'))
-    const signer = new Webhook(endpoint.secretKey)
-    return {
-      url: endpoint.url,
-      body,
-      // Signed per attempt: the id stays, the timestamp is this attempt's.
-      headers: (now: number) => ({
-        'content-type': 'application/json',
-        'x-secret-key': endpoint.secretKey,
-        'webhook-id': delivery.id,
-        'webhook-timestamp': String(Math.floor(now / 1000)),
-        'webhook-signature': signer.sign(delivery.id, new Date(now), body),
-      }),
-    }
-  }
-
-  private async handOver(caseID: string, reason: string): Promise<void> {
-    this.deps.meter.handedOver()
-    await this.deps.cases.handOver(caseID, reason)
+    await target.settled(delivery, settlement, now)
   }
 
   /** A database that is away is weather (warn; the next round tries again); anything else, a bug. */

@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { MessagesTable } from '../../storage/schema.js'
+import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
 import type { Repositories } from '../repositories.js'
 import { RoomType } from '../rooms/room.js'
@@ -45,6 +46,7 @@ export class MessagesService {
     private readonly rooms: RoomsService,
     private readonly hub: Hub,
     private readonly files: Files,
+    private readonly events: Events,
   ) {}
 
   async send(client: ClientIdentity, input: SendInput): Promise<Message> {
@@ -91,7 +93,11 @@ export class MessagesService {
         replyTo: input.replyTo,
         now,
       })
-      if (stored) await this.files.attach(trx, { id: stored.id, roomID: access.room.id, content: withFile })
+      if (stored) {
+        await this.files.attach(trx, { id: stored.id, roomID: access.room.id, content: withFile })
+        const recipients = access.participants.map((p) => p.user_id).filter((id) => id !== senderID)
+        await this.events.messageNew(trx, sender.organizationID, stored, recipients)
+      }
       return stored
     })
     // A concurrent send with the same localID may have stored it first: that one is the message.
@@ -170,6 +176,8 @@ export class MessagesService {
           upTo,
           read: kind === 'read',
         })
+        if (kind === 'read')
+          await this.events.messageRead(trx, client.organizationID, access.room.id, client.userID, upTo)
       }
     })
     await this.announceUpdates(client, byRoom)

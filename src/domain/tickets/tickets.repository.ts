@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '../../storage/database.js'
 import { prepareQuery } from '../../storage/prepared.js'
-import type { Schema, TicketsTable } from '../../storage/schema.js'
+import type { Dialect, Schema, TicketsTable } from '../../storage/schema.js'
 import { EVERY_COLUMN_GIVEN, givenColumns, type UserUpsert, upsertUser } from '../users/users.repository.js'
 
 export type NewTicket = Omit<TicketsTable, 'user_id' | 'used_at'>
@@ -47,23 +46,24 @@ const insertTicketSqlite = prepareQuery(
   { dialect: 'sqlite' },
 )
 
-/** Saves the user's profile (creating the user if need be), stores the ticket; returns the userID. */
+/**
+ * Saves the user's profile (creating the user if need be), stores the ticket; returns the userID.
+ * Run in a transaction (`db`), so what is recorded with a new user commits with it.
+ */
 export async function upsertUserWithTicket(
-  database: Database,
+  db: Kysely<Schema>,
+  dialect: Dialect,
   user: UserUpsert,
   ticket: NewTicket,
 ): Promise<string> {
-  const { db, dialect } = database
   if (dialect === 'postgres') {
     const [row] = await upsertUserWithTicketPostgres.run(db, { ...user, ...ticket })
     return (row as { user_id: string }).user_id
   }
-  return database.transaction(async (trx) => {
-    const [row] = await upsertUserSqlite.run(trx, user)
-    const userID = (row as { id: string }).id
-    await insertTicketSqlite.run(trx, { ...ticket, userID })
-    return userID
-  })
+  const [row] = await upsertUserSqlite.run(db, user)
+  const userID = (row as { id: string }).id
+  await insertTicketSqlite.run(db, { ...ticket, userID })
+  return userID
 }
 
 /**

@@ -1,7 +1,10 @@
+import type { Kysely } from 'kysely'
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { hashSecret, randomToken } from '../../lib/secrets.js'
 import type { Database } from '../../storage/database.js'
+import type { Schema } from '../../storage/schema.js'
+import type { Events } from '../events/events.service.js'
 import type { Repositories } from '../repositories.js'
 import type { UserProfile } from '../users/user.js'
 
@@ -27,6 +30,7 @@ export class TicketsService {
     private readonly database: Database,
     private readonly repositories: Pick<Repositories, 'tickets' | 'users'>,
     private readonly clock: Clock,
+    private readonly events: Events,
   ) {}
 
   /** Saves the user identified by (organization, xcUserID) and issues a ticket for them. */
@@ -43,20 +47,32 @@ export class TicketsService {
     const now = this.clock.now()
     const ticket = randomToken(32)
     const expiresAt = now + TICKET_LIFETIME_MS
-    const userID = await this.repositories.tickets.upsertUserWithTicket(
-      this.database,
-      { ...profile, id: this.database.ids.next(), organizationID, now },
-      {
-        hash: hashSecret(ticket),
-        organization_id: organizationID,
-        ip_address: device.ipAddress,
-        user_agent: device.userAgent,
-        platform: device.platform,
-        device_id: device.deviceID,
-        created: now,
-        expires_at: expiresAt,
-      },
-    )
+    const newID = this.database.ids.next()
+    const issue = (trx: Kysely<Schema>) =>
+      this.repositories.tickets.upsertUserWithTicket(
+        trx,
+        this.database.dialect,
+        { ...profile, id: newID, organizationID, now },
+        {
+          hash: hashSecret(ticket),
+          organization_id: organizationID,
+          ip_address: device.ipAddress,
+          user_agent: device.userAgent,
+          platform: device.platform,
+          device_id: device.deviceID,
+          created: now,
+          expires_at: expiresAt,
+        },
+      )
+    const userID = await this.database.transaction(async (trx) => {
+      const userID = await issue(trx)
+      // Created now (not found by its xcUserID): the backend hears of it with the change.
+      if (userID === newID) {
+        const user = { userID, xcUserID: profile.xcUserID, fullName: profile.fullName ?? '' }
+        await this.events.userCreated(trx, organizationID, user)
+      }
+      return userID
+    })
     return { userID, ticket, expiresAt }
   }
 }

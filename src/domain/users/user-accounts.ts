@@ -1,10 +1,11 @@
-import type { Selectable, Updateable } from 'kysely'
+import type { Kysely, Selectable, Updateable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
-import type { UsersTable } from '../../storage/schema.js'
+import type { Schema, UsersTable } from '../../storage/schema.js'
 import type { Actor } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
+import type { EventUser } from '../events/events.service.js'
 import type { Repositories } from '../repositories.js'
 import { toUserAccount, type UserAccount, type UserProfile } from './user.js'
 
@@ -31,6 +32,8 @@ export interface UserAccountsDependencies {
   closeCases: (organizationID: string, userID: string) => Promise<number>
   /** Erases every message the user sent (and what their cases quote of them); how many messages. */
   eraseMessages: (organizationID: string, userID: string) => Promise<number>
+  /** Records `user.deleted` for the organization's event endpoints, in the deletion's transaction. */
+  userDeleted: (trx: Kysely<Schema>, organizationID: string, user: EventUser) => Promise<void>
 }
 
 export interface Deletion {
@@ -132,9 +135,12 @@ export class UserAccounts {
     const row = await this.find(organizationID, ref)
     const erased = await this.deps.database.transaction(async (trx) => {
       const done = await this.deps.repositories.users.eraseUser(trx, row.id, this.deps.clock.now())
-      if (done)
-        await this.deps.audit.record(actor, organizationID, 'user.delete', { userID: row.id, messages }, trx)
-      return done
+      if (!done) return false
+      await this.deps.audit.record(actor, organizationID, 'user.delete', { userID: row.id, messages }, trx)
+      // Who it was, as the backend knew them: the profile is gone from Parley once this commits.
+      const user = { userID: row.id, xcUserID: row.xc_user_id, fullName: row.full_name }
+      await this.deps.userDeleted(trx, organizationID, user)
+      return true
     })
     // Deleted by a concurrent request meanwhile.
     if (!erased) throw notFound(ref)

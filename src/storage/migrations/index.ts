@@ -18,6 +18,7 @@ import * as caseReports from './0016_case_reports.js'
 import * as agentNotifications from './0017_agent_notifications.js'
 import * as files from './0018_files.js'
 import * as userLifecycle from './0019_user_lifecycle.js'
+import * as eventEndpoints from './0020_event_endpoints.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017_agent_notifications': agentNotifications,
   '0018_files': files,
   '0019_user_lifecycle': userLifecycle,
+  '0020_event_endpoints': eventEndpoints,
 }

@@ -1,0 +1,223 @@
+import { type FormEvent, useState } from 'react'
+import { call } from '../api'
+import { CopyField, EmptyState, ErrorNote, PageHeader } from '../components/ui'
+import { fullTime, when } from '../format'
+import { useAction, useLoad } from '../hooks'
+import type { EventEndpoint, EventType } from '../types'
+
+/** Every event type, as the admin API takes them (README "Events to your backend"). */
+const EVENT_TYPES: EventType[] = [
+  'message.new',
+  'message.read',
+  'case.created',
+  'case.handed_over',
+  'case.assigned',
+  'case.closed',
+  'case.rated',
+  'user.created',
+  'user.deleted',
+]
+
+/** Event endpoints: where the organization's backend gets which events, and how their deliveries went. */
+export function EventEndpointsPage() {
+  const endpoints = useLoad(() => call('admin/event_endpoint/list'), [])
+  const list = endpoints.data?.endpoints ?? []
+  const disabled = list.filter((endpoint) => endpoint.disabledAt !== null && !endpoint.active)
+  return (
+    <div className="page">
+      <PageHeader
+        title="Event endpoints"
+        subtitle="Your backend hears of new messages, reads, cases and users: signed, retried, in order."
+      />
+      {disabled.length > 0 && (
+        <p className="notice" role="alert">
+          {disabled.length === 1 ? 'An endpoint was' : `${disabled.length} endpoints were`} disabled after
+          failing for too long: {disabled.map((endpoint) => endpoint.url).join(', ')}. Fix it, then enable it
+          again below.
+        </p>
+      )}
+      <EndpointForm onSaved={() => endpoints.reload()} />
+      <ErrorNote error={endpoints.error} />
+      {endpoints.data && list.length === 0 ? (
+        <EmptyState title="No event endpoints yet">
+          Add your backend's URL and the events it wants: for example message.new, to send a push notification
+          to recipients who are offline.
+        </EmptyState>
+      ) : (
+        list.map((endpoint) => (
+          <EndpointCard key={endpoint.endpointID} endpoint={endpoint} onChanged={() => endpoints.reload()} />
+        ))
+      )}
+    </div>
+  )
+}
+
+function TypePicker({ types, onChange }: { types: EventType[]; onChange: (types: EventType[]) => void }) {
+  return (
+    <fieldset className="inline-form">
+      <legend>Events</legend>
+      {EVENT_TYPES.map((type) => (
+        <label key={type} className="mono">
+          <input
+            type="checkbox"
+            checked={types.includes(type)}
+            onChange={(e) => onChange(e.target.checked ? [...types, type] : types.filter((t) => t !== type))}
+          />{' '}
+          {type}
+        </label>
+      ))}
+    </fieldset>
+  )
+}
+
+/** Creates an endpoint, or (with `endpoint`) changes its URL and types. */
+function EndpointForm({ endpoint, onSaved }: { endpoint?: EventEndpoint; onSaved: () => void }) {
+  const [url, setURL] = useState(endpoint?.url ?? '')
+  const [types, setTypes] = useState<EventType[]>(endpoint?.eventTypes ?? ['message.new'])
+  const [secret, setSecret] = useState('')
+  const saving = useAction()
+  const save = async (event: FormEvent) => {
+    event.preventDefault()
+    const saved = await saving.run(() =>
+      endpoint
+        ? call('admin/event_endpoint/update', { endpointID: endpoint.endpointID, url, eventTypes: types })
+        : call('admin/event_endpoint/create', { url, eventTypes: types }),
+    )
+    if (!saved) return
+    if (!endpoint) {
+      setSecret(saved.secretKey)
+      setURL('')
+    }
+    onSaved()
+  }
+  return (
+    <form className={endpoint ? 'stack' : 'card stack'} onSubmit={save}>
+      {!endpoint && <h2>New event endpoint</h2>}
+      <label>
+        URL
+        <input
+          required
+          type="url"
+          maxLength={2048}
+          value={url}
+          onChange={(e) => setURL(e.target.value)}
+          placeholder="https://shop.example.com/parley-events"
+        />
+      </label>
+      <TypePicker types={types} onChange={setTypes} />
+      <div>
+        <button type="submit" className="btn primary" disabled={saving.pending}>
+          {endpoint ? 'Save' : 'Create endpoint'}
+        </button>
+      </div>
+      <ErrorNote error={saving.error} />
+      {secret && <CopyField label="Signing secret of the new endpoint" value={secret} secret />}
+    </form>
+  )
+}
+
+function EndpointCard({ endpoint, onChanged }: { endpoint: EventEndpoint; onChanged: () => void }) {
+  const [open, setOpen] = useState(false)
+  const toggling = useAction()
+  const setActive = async (active: boolean) => {
+    if (
+      await toggling.run(() =>
+        call('admin/event_endpoint/update', { endpointID: endpoint.endpointID, active }),
+      )
+    )
+      onChanged()
+  }
+  return (
+    <section className="card stack" aria-label={`Endpoint ${endpoint.url}`}>
+      <div className="inline-form">
+        <h2 className="mono wrap-anywhere">{endpoint.url}</h2>
+        <span className={`chip${endpoint.active ? ' chip-ok' : ''}`}>
+          {endpoint.active ? 'active' : endpoint.disabledAt ? 'disabled' : 'paused'}
+        </span>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => setActive(!endpoint.active)}
+          disabled={toggling.pending}
+        >
+          {endpoint.active ? 'Pause' : 'Enable'}
+        </button>
+        <button type="button" className="btn" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? 'Hide deliveries' : 'Deliveries'}
+        </button>
+      </div>
+      <p className="muted">
+        {endpoint.eventTypes.join(', ')} · created{' '}
+        <span title={fullTime(endpoint.created)}>{when(endpoint.created)}</span>
+      </p>
+      {endpoint.disabledAt !== null && !endpoint.active && (
+        <p className="notice">
+          Disabled {fullTime(endpoint.disabledAt)}: {endpoint.disabledReason}
+        </p>
+      )}
+      <ErrorNote error={toggling.error} />
+      {open && (
+        <>
+          <EndpointForm endpoint={endpoint} onSaved={onChanged} />
+          <Deliveries endpointID={endpoint.endpointID} />
+        </>
+      )}
+    </section>
+  )
+}
+
+/** The endpoint's recent deliveries, with "Send again". */
+function Deliveries({ endpointID }: { endpointID: string }) {
+  const deliveries = useLoad(() => call('admin/event_endpoint/deliveries', { endpointID }), [endpointID])
+  const sending = useAction()
+  const again = async (deliveryID: string) => {
+    await sending.run(() => call('admin/event_endpoint/redeliver', { endpointID, deliveryID }))
+    await deliveries.reload()
+  }
+  const list = deliveries.data?.deliveries ?? []
+  return (
+    <div className="stack">
+      <ErrorNote error={deliveries.error || sending.error} />
+      {deliveries.data && list.length === 0 && <p className="muted">No deliveries yet.</p>}
+      {list.length > 0 && (
+        <table className="table" aria-label="Recent deliveries">
+          <thead>
+            <tr>
+              <th>Event</th>
+              <th>Status</th>
+              <th>Attempts</th>
+              <th className="hide-narrow">Last error</th>
+              <th className="hide-narrow">Recorded</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((delivery) => (
+              <tr key={delivery.deliveryID}>
+                <td className="mono">{delivery.eventType}</td>
+                <td>{delivery.status}</td>
+                <td>{delivery.attempts}</td>
+                <td className="hide-narrow">{delivery.lastError}</td>
+                <td className="hide-narrow" title={fullTime(delivery.created)}>
+                  {when(delivery.created)}
+                </td>
+                <td>
+                  {delivery.status !== 'pending' && (
+                    <button
+                      type="button"
+                      className="btn"
+                      disabled={sending.pending}
+                      onClick={() => again(delivery.deliveryID)}
+                    >
+                      Send again
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,171 @@
+import type { Kysely, Selectable } from 'kysely'
+import type { Clock } from '../../lib/clock.js'
+import type { Database } from '../../storage/database.js'
+import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
+import { toCase } from '../cases/case.js'
+import type { Repositories } from '../repositories.js'
+import { CHATBOT_EVENT_TYPES, type EventType, eventBody } from './event-types.js'
+
+/** A user as events name them. */
+export interface EventUser {
+  userID: string
+  xcUserID: string
+  fullName: string
+}
+
+/** The ordering key of an endpoint's deliveries: one at a time, in order, per endpoint. */
+export const endpointOrderingKey = (endpointID: string) => `endpoint:${endpointID}`
+
+/**
+ * Records events in the outbox, in the transaction of the change they tell of (so an event is sent
+ * exactly when its change committed): one delivery per active endpoint of the organization that
+ * subscribes to the type. The one delivery worker sends them (see EndpointTarget).
+ */
+export class Events {
+  constructor(
+    private readonly deps: {
+      database: Database
+      clock: Clock
+      repositories: Pick<Repositories, 'events' | 'deliveries' | 'chatbots' | 'users'>
+    },
+  ) {}
+
+  async record(trx: Kysely<Schema>, organizationID: string, type: EventType, data: unknown): Promise<void> {
+    const { events, deliveries } = this.deps.repositories
+    const endpoints = (await events.activeEndpoints(trx, organizationID)).filter((endpoint) =>
+      (JSON.parse(endpoint.event_types) as string[]).includes(type),
+    )
+    if (endpoints.length === 0) return
+    const now = this.deps.clock.now()
+    const payload = eventBody(type, organizationID, now, data)
+    for (const endpoint of endpoints) {
+      await deliveries.recordEventDelivery(trx, {
+        id: this.deps.database.ids.next(),
+        target: 'endpoint',
+        targetID: endpoint.id,
+        orderingKey: endpointOrderingKey(endpoint.id),
+        eventType: type,
+        payload,
+        now,
+      })
+    }
+  }
+
+  /**
+   * Tells a chatbot that opted in (`events`) what someone else did to a case it had: delivered
+   * like its messages (signed, in the case's order), to its URL.
+   */
+  async toChatbot(
+    trx: Kysely<Schema>,
+    row: { id: string; organization_id: string; chatbot_id: string | null },
+    type: EventType,
+    data: unknown,
+  ): Promise<void> {
+    if (!row.chatbot_id || !CHATBOT_EVENT_TYPES.includes(type)) return
+    const chatbot = await this.deps.repositories.chatbots.findChatbot(trx, row.chatbot_id)
+    if (chatbot?.events !== 1) return
+    const now = this.deps.clock.now()
+    await this.deps.repositories.deliveries.recordEventDelivery(trx, {
+      id: this.deps.database.ids.next(),
+      target: 'chatbot',
+      targetID: row.chatbot_id,
+      orderingKey: row.id,
+      caseID: row.id,
+      eventType: type,
+      payload: eventBody(type, row.organization_id, now, data),
+      now,
+    })
+  }
+
+  /** `message.new`: the message and whom it is for (their `online` is filled when it is sent). */
+  async messageNew(
+    trx: Kysely<Schema>,
+    organizationID: string,
+    message: Selectable<MessagesTable>,
+    recipientIDs: readonly string[],
+  ): Promise<void> {
+    if (!(await this.subscribed(trx, organizationID, 'message.new'))) return
+    const users = await this.users(trx, organizationID, recipientIDs)
+    const recipients = users.map((user) => ({ userID: user.userID, xcUserID: user.xcUserID }))
+    await this.record(trx, organizationID, 'message.new', {
+      message: {
+        messageID: message.id,
+        roomID: message.room_id,
+        senderID: message.sender_id,
+        type: message.type,
+        body: message.body,
+        data: JSON.parse(message.data) as unknown,
+        created: message.created,
+      },
+      recipients,
+    })
+  }
+
+  /** `message.read`: the user has read the room up to `upTo` (a message's `created`). */
+  async messageRead(
+    trx: Kysely<Schema>,
+    organizationID: string,
+    roomID: string,
+    userID: string,
+    upTo: number,
+  ) {
+    if (!(await this.subscribed(trx, organizationID, 'message.read'))) return
+    const [user] = await this.users(trx, organizationID, [userID])
+    await this.record(trx, organizationID, 'message.read', {
+      roomID,
+      userID,
+      xcUserID: user?.xcUserID ?? '',
+      upTo,
+    })
+  }
+
+  /**
+   * A case moved (in the engine's transition): `case.closed`, `case.handed_over` (it left its
+   * chatbot for agents) or `case.assigned`; and its chatbot hears of it if someone else did it.
+   */
+  async caseMoved(trx: Kysely<Schema>, row: Selectable<CasesTable>, from: string, by: string): Promise<void> {
+    const type: EventType | undefined =
+      row.status === 'closed'
+        ? 'case.closed'
+        : from === 'bot'
+          ? 'case.handed_over'
+          : row.status === 'assigned'
+            ? 'case.assigned'
+            : undefined
+    if (!type) return
+    const data = { case: toCase(row), by }
+    await this.record(trx, row.organization_id, type, data)
+    // A case the chatbot just gave up is `assigned` straight away by some handovers: it is handed over.
+    if (from === 'bot' && by !== 'chatbot') await this.toChatbot(trx, row, type, data)
+  }
+
+  caseCreated(trx: Kysely<Schema>, row: Selectable<CasesTable>): Promise<void> {
+    return this.record(trx, row.organization_id, 'case.created', { case: toCase(row), by: 'user' })
+  }
+
+  caseRated(trx: Kysely<Schema>, row: Selectable<CasesTable>): Promise<void> {
+    const rating = { rating: row.rating, note: row.rating_note, rated: row.rated_at }
+    return this.record(trx, row.organization_id, 'case.rated', { case: toCase(row), rating })
+  }
+
+  private async subscribed(trx: Kysely<Schema>, organizationID: string, type: EventType) {
+    const endpoints = await this.deps.repositories.events.activeEndpoints(trx, organizationID)
+    return endpoints.some((endpoint) => (JSON.parse(endpoint.event_types) as string[]).includes(type))
+  }
+
+  private async users(trx: Kysely<Schema>, organizationID: string, ids: readonly string[]) {
+    if (ids.length === 0) return []
+    const rows = await this.deps.repositories.users.findUsers(trx, organizationID, ids)
+    return rows.map((row) => ({ userID: row.id, xcUserID: row.xc_user_id, fullName: row.full_name }))
+  }
+
+  /** `user.created`, in the transaction that created the user. */
+  userCreated(trx: Kysely<Schema>, organizationID: string, user: EventUser): Promise<void> {
+    return this.record(trx, organizationID, 'user.created', { user })
+  }
+
+  /** `user.deleted`, for whoever deletes users: call it in the transaction that deletes the user. */
+  userDeleted(trx: Kysely<Schema>, organizationID: string, user: EventUser): Promise<void> {
+    return this.record(trx, organizationID, 'user.deleted', { user })
+  }
+}
