@@ -25,9 +25,11 @@ describeEachDatabase('chat API', (dialect) => {
 
   beforeAll(async () => {
     const acme = await createOrganization(server(), 'Acme')
-    ;[alice, bob, carol] = (await Promise.all(
-      ['alice', 'bob', 'carol'].map((name) => acme.signIn(name)),
-    )) as [TestClient, TestClient, TestClient]
+    // One after the other: their userIDs then grow in this order, which is how a room lists
+    // participants who joined in the same millisecond (the test's clock stands still).
+    alice = await acme.signIn('alice')
+    bob = await acme.signIn('bob')
+    carol = await acme.signIn('carol')
     mallory = await (await createOrganization(server(), 'Other')).signIn('mallory')
   })
 
