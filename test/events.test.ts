@@ -173,6 +173,26 @@ describeEachDatabase('events to the customer backend', (dialect) => {
     expect(pendingAgain.json.error).toMatchObject({ code: '40401' })
   })
 
+  test('message.read comes when the read mark moves, not for a receipt of what was read already', async () => {
+    answer = () => 200
+    const before = backend.requests.length
+    const { org } = await setup(['message.read'])
+    const fay = await org.signIn('fay')
+    const gus = await org.signIn('gus')
+    const send = (localID: string) =>
+      fay.call('/v1/chat/message/send', { localID, type: 1001, body: localID, recipientUserID: gus.userID })
+    const first = (await send('one')).json.data.message
+    const second = (await send('two')).json.data.message
+    const read = (messageID: string) =>
+      gus.call('/v1/chat/message/feedback/read', { messageIDs: [messageID] })
+    await read(second.messageID)
+    await read(second.messageID) // again: nothing new
+    await read(first.messageID) // an earlier one: the mark does not move back
+    await drain()
+    const events = received(before).map((r) => r.json as { type: string; data: { upTo?: number } })
+    expect(events.map((e) => e.type)).toEqual(['message.read'])
+  })
+
   test('deleting a user through the server API tells the backend who it was: user.deleted', async () => {
     answer = () => 200
     const before = backend.requests.length

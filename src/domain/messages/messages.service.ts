@@ -176,7 +176,9 @@ export class MessagesService {
           upTo,
           read: kind === 'read',
         })
-        if (kind === 'read')
+        // A read mark that moves is news for the backend; a receipt for what was read already is not.
+        const mark = access.participants.find((p) => p.user_id === client.userID)?.read_up_to ?? 0
+        if (kind === 'read' && upTo > Number(mark))
           await this.events.messageRead(trx, client.organizationID, access.room.id, client.userID, upTo)
       }
     })
