@@ -10,6 +10,9 @@ export const isEmail = (value: string): boolean => /^[^\s@]+@[^\s@.]+(\.[^\s@.]+
 /** Digits with the country code first, optionally after a `+`: 6 to 15 digits (E.164 allows 15). */
 export const isPhone = (value: string): boolean => /^\+?[0-9]{6,15}$/.test(value)
 
+/** An ID Parley issues (a userID, a fileID, …): decimal digits, at most 20 of them. */
+export const isID = (value: unknown): value is string => typeof value === 'string' && /^\d{1,20}$/.test(value)
+
 export function isHTTPURL(value: string): boolean {
   try {
     const { protocol, host } = new URL(value)

@@ -1,6 +1,6 @@
 import { MAX_BODY_CHARACTERS, type MessageContent, MessageType } from '../../domain/messages/message-types.js'
 import { AppError } from '../../errors/app-error.js'
-import { holdsOnlyText, isHTTPURL, isText } from '../../lib/formats.js'
+import { holdsOnlyText, isHTTPURL, isID, isText } from '../../lib/formats.js'
 
 // The chatbot webhook's payloads (spec §2.4, §4.2; DESIGN §8), checked with the plain-text reasons
 // chatbots of the product family expect.
@@ -39,7 +39,7 @@ function media(part: unknown): { source: Record<string, string>; caption: string
   const caption = text(item.caption, 'caption')
   if (tooLong(caption)) throw reject('text body is too long')
   if (item.fileID !== undefined) {
-    if (typeof item.fileID !== 'string' || !/^\d{1,20}$/.test(item.fileID)) throw reject('file id is invalid')
+    if (!isID(item.fileID)) throw reject('file id is invalid')
     return { source: { fileID: item.fileID }, caption, filename: '' }
   }
   const url = text(item.url, 'url').trim()

@@ -1,5 +1,5 @@
 import { paramError } from '../../errors/app-error.js'
-import { isHTTPURL } from '../../lib/formats.js'
+import { isHTTPURL, isID } from '../../lib/formats.js'
 
 /** Message types of the chat API (DESIGN §5). */
 export const MessageType = {
@@ -55,8 +55,7 @@ function requireNumberIn(data: Record<string, unknown>, key: string, limit: numb
  */
 function uploaded(data: Record<string, unknown>): boolean {
   if (data.fileID === undefined) return false
-  if (typeof data.fileID !== 'string' || !/^\d{1,20}$/.test(data.fileID))
-    throw paramError('data.fileID', 'is invalid')
+  if (!isID(data.fileID)) throw paramError('data.fileID', 'is invalid')
   return true
 }
 

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely'
+import { isID } from '../../lib/formats.js'
 import type { RoomParticipantsTable, RoomsTable } from '../../storage/schema.js'
 
 /** 1 personal, 2 group, 3 a support case's room (the visitor, the chatbot, agents). */
@@ -26,7 +27,7 @@ export function personalRoomID(a: string, b: string): string {
 /** The other user of a personal room ID the user is in (canonical form only); else undefined. */
 export function personalPeer(roomID: string, userID: string): string | undefined {
   const ids = roomID.split('-')
-  if (ids.length !== 2 || !ids.every((id) => /^\d{1,20}$/.test(id)) || !ids.includes(userID)) return undefined
+  if (ids.length !== 2 || !ids.every(isID) || !ids.includes(userID)) return undefined
   const [a, b] = ids as [string, string]
   const peer = a === userID ? b : a
   return peer !== userID && personalRoomID(a, b) === roomID ? peer : undefined
