@@ -151,10 +151,7 @@ export class Files {
         'forbidden',
         verdict === 'expired' ? 'This link has expired' : 'This link is not valid',
       )
-    const file = await this.deps.repositories.files.findFile(this.deps.database.db, fileID)
-    const bytes =
-      file && file.deleted_at === null ? await this.deps.store.get(keyOf(file, variant)) : undefined
-    if (!file || !bytes) throw new AppError('notFound', `File ${fileID} not found`)
+    const { file, bytes } = await this.bytesOf(fileID, variant, () => true)
     // The link is the permission: a cache may keep the bytes as long as the link lasts.
     return { file, bytes, maxAgeSeconds: Math.floor((link.expires - this.deps.clock.now()) / 1000) }
   }
@@ -164,9 +161,18 @@ export class Files {
    * SDKs download by fileID rather than by link. 404 for a file not sent there, or deleted.
    */
   async openInRoom(fileID: string, roomID: string) {
+    return this.bytesOf(fileID, 'file', (file) => file.room_id === roomID)
+  }
+
+  /** A file that `fits` and is not deleted, and its stored bytes; else 404. */
+  private async bytesOf(
+    fileID: string,
+    variant: FileVariant,
+    fits: (file: Selectable<FilesTable>) => boolean,
+  ) {
     const file = await this.deps.repositories.files.findFile(this.deps.database.db, fileID)
-    const usable = file && file.room_id === roomID && file.deleted_at === null
-    const bytes = usable ? await this.deps.store.get(keyOf(file)) : undefined
+    const usable = file && file.deleted_at === null && fits(file)
+    const bytes = usable ? await this.deps.store.get(keyOf(file, variant)) : undefined
     if (!file || !bytes) throw new AppError('notFound', `File ${fileID} not found`)
     return { file, bytes }
   }
