@@ -31,11 +31,25 @@ export class Events {
   ) {}
 
   async record(trx: Kysely<Schema>, organizationID: string, type: EventType, data: unknown): Promise<void> {
-    const { events, deliveries } = this.deps.repositories
-    const endpoints = (await events.activeEndpoints(trx, organizationID)).filter((endpoint) =>
-      (JSON.parse(endpoint.event_types) as string[]).includes(type),
-    )
+    await this.write(trx, organizationID, type, await this.subscribers(trx, organizationID, type), data)
+  }
+
+  /** The organization's active endpoints that subscribe to `type`. */
+  private async subscribers(trx: Kysely<Schema>, organizationID: string, type: EventType) {
+    const endpoints = await this.deps.repositories.events.activeEndpoints(trx, organizationID)
+    return endpoints.filter((endpoint) => (JSON.parse(endpoint.event_types) as string[]).includes(type))
+  }
+
+  /** One delivery of the event per endpoint. */
+  private async write(
+    trx: Kysely<Schema>,
+    organizationID: string,
+    type: EventType,
+    endpoints: readonly { id: string }[],
+    data: unknown,
+  ): Promise<void> {
     if (endpoints.length === 0) return
+    const { deliveries } = this.deps.repositories
     const now = this.deps.clock.now()
     const payload = eventBody(type, organizationID, now, data)
     for (const endpoint of endpoints) {
@@ -84,10 +98,12 @@ export class Events {
     message: Selectable<MessagesTable>,
     recipientIDs: readonly string[],
   ): Promise<void> {
-    if (!(await this.subscribed(trx, organizationID, 'message.new'))) return
+    // Looked up first: the recipients are read only for an organization that listens.
+    const endpoints = await this.subscribers(trx, organizationID, 'message.new')
+    if (endpoints.length === 0) return
     const users = await this.users(trx, organizationID, recipientIDs)
     const recipients = users.map((user) => ({ userID: user.userID, xcUserID: user.xcUserID }))
-    await this.record(trx, organizationID, 'message.new', {
+    await this.write(trx, organizationID, 'message.new', endpoints, {
       message: {
         messageID: message.id,
         roomID: message.room_id,
@@ -109,9 +125,10 @@ export class Events {
     userID: string,
     upTo: number,
   ) {
-    if (!(await this.subscribed(trx, organizationID, 'message.read'))) return
+    const endpoints = await this.subscribers(trx, organizationID, 'message.read')
+    if (endpoints.length === 0) return
     const [user] = await this.users(trx, organizationID, [userID])
-    await this.record(trx, organizationID, 'message.read', {
+    await this.write(trx, organizationID, 'message.read', endpoints, {
       roomID,
       userID,
       xcUserID: user?.xcUserID ?? '',
@@ -146,11 +163,6 @@ export class Events {
   caseRated(trx: Kysely<Schema>, row: Selectable<CasesTable>): Promise<void> {
     const rating = { rating: row.rating, note: row.rating_note, rated: row.rated_at }
     return this.record(trx, row.organization_id, 'case.rated', { case: toCase(row), rating })
-  }
-
-  private async subscribed(trx: Kysely<Schema>, organizationID: string, type: EventType) {
-    const endpoints = await this.deps.repositories.events.activeEndpoints(trx, organizationID)
-    return endpoints.some((endpoint) => (JSON.parse(endpoint.event_types) as string[]).includes(type))
   }
 
   private async users(trx: Kysely<Schema>, organizationID: string, ids: readonly string[]) {
