@@ -64,6 +64,10 @@ export class TicketsService {
           expires_at: expiresAt,
         },
       )
+    // A returning user (most tickets) is no new user, so no event: on PostgreSQL the upsert is then
+    // one statement on its own, without the round trips of a transaction around it.
+    if (user && this.database.dialect === 'postgres')
+      return { userID: await issue(this.database.db), ticket, expiresAt }
     const userID = await this.database.transaction(async (trx) => {
       const userID = await issue(trx)
       // Created now (not found by its xcUserID): the backend hears of it with the change.
