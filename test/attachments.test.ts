@@ -146,6 +146,13 @@ describeEachDatabase('attachments', (dialect) => {
     // The same send again (same localID) is the same message; another message cannot take it.
     expect((await sendFile(alice, bob, 1002, file.fileID, 'first')).status).toBe(200)
     expect((await sendFile(alice, bob, 1002, file.fileID, 'second')).json.error.code).toBe('40901')
+    // Ten messages racing for one fresh file: one carries it, the others are 40901.
+    const raced = (await upload(server(), CHAT_UPLOAD, await png(12, 12), as(alice))).json.data.file
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => sendFile(alice, bob, 1002, raced.fileID, `race-${i}`)),
+    )
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1)
+    expect(answers.filter((a) => a.json.error?.code === '40901')).toHaveLength(9)
     // Strings no data may hold (NUL, broken surrogates) are refused as data; the rest as the fileID.
     const bad: [unknown, string][] = [
       ['', 'data.fileID'],
