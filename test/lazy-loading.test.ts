@@ -64,6 +64,8 @@ test('the first /docs, /metrics and console page load theirs, and answer as befo
     const document = await send(`${url}/docs/json`, { method: 'GET' })
     expect(document.json.info.title).toBe('Parley')
     expect((await send(`${url}/docs`, { method: 'GET', redirect: 'follow' })).text).toContain('swagger')
+    // A path Swagger UI does not serve is the app's own 404, in the envelope.
+    expect((await send(`${url}/docs/nothing-here`, { method: 'GET' })).json.error.code).toBe('40400')
     expect((await send(`${url}/metrics`, { method: 'GET' })).text).toContain('parley_deliveries_sent_total 0')
     expect((await send(`${url}/console/`, { method: 'GET' })).text).toContain('<div id="root">')
   })

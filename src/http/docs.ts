@@ -125,7 +125,10 @@ export function useDocs(app: FastifyInstance, publicURL: string, version: string
       headers: request.headers,
     })
     // Outside what Swagger UI serves: the app's own 404, as for any path it does not know.
-    if (answer.statusCode === 404) return reply.callNotFound()
+    if (answer.statusCode === 404) {
+      reply.callNotFound()
+      return reply
+    }
     for (const [name, value] of Object.entries(answer.headers))
       if (!HOP_BY_HOP.has(name) && value !== undefined) reply.header(name, value)
     return reply.code(answer.statusCode).send(answer.rawPayload)
