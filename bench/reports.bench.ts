@@ -1,6 +1,8 @@
 import { join } from 'node:path'
 import { type Insertable, sql } from 'kysely'
 import pg from 'pg'
+import { Reports } from '../src/domain/reports/reports.js'
+import { repositories } from '../src/domain/repositories.js'
 import { systemClock } from '../src/lib/clock.js'
 import { createServices } from '../src/services.js'
 import { type Database, migrate, openDatabase } from '../src/storage/database.js'
@@ -9,9 +11,11 @@ import { testFileStorage } from '../test/support/files.js'
 
 // BENCH_ONLY=reports: support reports (agent API report/get, measured in-process at the service,
 // without HTTP) over a year of one organization's cases (200,000 by default: BENCH_REPORT_CASES),
-// 6 topics, 20 agents, on SQLite and PostgreSQL, for the whole year by day, topic and agent (in
-// Europe/Berlin). The seeded database is kept and reused by later runs: SQLite in
-// data/bench-reports/ (delete it to seed anew), PostgreSQL in the database parley_bench_reports.
+// 6 topics, 20 agents, on SQLite and PostgreSQL, for the whole year by day, topic and agent, of a
+// topic, of an agent, as an agent (their own cases), by another instance (the days stored in
+// report_days, none in its memory), and a month (in Europe/Berlin); and once the first year by day
+// after the days stored were dropped. The seeded database is kept and reused by later runs: SQLite
+// in data/bench-reports/ (delete it to seed anew), PostgreSQL in the database parley_bench_reports.
 
 const CASES = Number(process.env.BENCH_REPORT_CASES ?? 200_000)
 const ORG = 'bench-reports-org'
@@ -127,8 +131,13 @@ async function postgresDatabase(serverURL: string): Promise<string> {
 export interface ReportFiguresBench {
   name: string
   seedSeconds: number | null
+  /** The first year by day after the stored days were dropped (ms). */
+  cold: number
   groupings: { by: string; p50: number; p99: number; rows: number }[]
 }
+
+/** The third topic (any will do). */
+const topics = (rows: { id: number }[]) => (rows[2] as { id: number }).id
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
@@ -160,28 +169,55 @@ export async function benchReports(name: string, postgresServerURL?: string): Pr
     files: testFileStorage(join('data', 'bench-reports')),
   })
   const admin = { agentAccountID: 'bench-admin', organizationID: ORG, role: 'admin' as const }
+  const agent = { agentAccountID: 'bench-agent-3', organizationID: ORG, role: 'agent' as const }
   const groupings: ReportFiguresBench['groupings'] = []
   const year = { from: '2025-01-01', to: '2026-01-01' }
   const month = { from: '2025-12-02', to: '2025-12-31' }
-  const requests = [
+  const topicID = topics(
+    await database.db.selectFrom('topics').select('id').where('organization_id', '=', ORG).execute(),
+  )
+  const requests: {
+    label: string
+    from: string
+    to: string
+    by: 'day' | 'topic' | 'agent'
+    topicID?: number
+    agentAccountID?: string
+    as?: typeof agent
+    /** A new instance each time: nothing in its memory. */
+    fresh?: boolean
+  }[] = [
     ...(['day', 'topic', 'agent'] as const).map((by) => ({ label: `366 days by ${by}`, ...year, by })),
+    { label: '366 days, a topic', ...year, by: 'day' as const, topicID },
+    { label: '366 days, an agent', ...year, by: 'day' as const, agentAccountID: 'bench-agent-7' },
+    { label: '366 days as agent', ...year, by: 'day' as const, as: agent },
+    { label: '366 days, new instance', ...year, by: 'day' as const, fresh: true },
     { label: '30 days by day', ...month, by: 'day' as const },
   ]
-  for (const { label, ...range } of requests) {
+  // The first report after the stored days are dropped reads them from the cases (and stores them).
+  await database.db.deleteFrom('report_days').where('organization_id', '=', ORG).execute()
+  const started = performance.now()
+  await services.reports.report(admin, { ...year, by: 'day', timeZone: 'Europe/Berlin' })
+  const cold = performance.now() - started
+  for (const { label, as, fresh, ...range } of requests) {
     const request = { ...range, timeZone: 'Europe/Berlin' }
-    for (let i = 0; i < 3; i++) await services.reports.report(admin, request)
+    const who = as ?? admin
+    const reports = () =>
+      fresh ? new Reports({ database, clock: systemClock, repositories }) : services.reports
+    for (let i = 0; i < 3; i++) await reports().report(who, request)
     const times: number[] = []
     let rows = 0
     for (let i = 0; i < RUNS; i++) {
+      const instance = reports()
       const started = performance.now()
-      rows = (await services.reports.report(admin, request)).rows.length
+      rows = (await instance.report(who, request)).rows.length
       times.push(performance.now() - started)
     }
     times.sort((a, b) => a - b)
     groupings.push({ by: label, p50: percentile(times, 50), p99: percentile(times, 99), rows })
   }
   await database.close()
-  return { name, seedSeconds, groupings }
+  return { name, seedSeconds, cold, groupings }
 }
 
 export function printReports(rows: ReportFiguresBench[]): void {
@@ -190,7 +226,7 @@ export function printReports(rows: ReportFiguresBench[]): void {
   )
   for (const row of rows) {
     const seeded = row.seedSeconds === null ? 'seeded earlier' : `seeded in ${row.seedSeconds.toFixed(0)} s`
-    console.log(`${row.name} (${seeded})`)
+    console.log(`${row.name} (${seeded}; first year by day, nothing stored yet: ${row.cold.toFixed(0)} ms)`)
     for (const g of row.groupings)
       console.log(
         `  ${g.by.padEnd(18)} p50 ${g.p50.toFixed(1).padStart(7)} ms  p99 ${g.p99.toFixed(1).padStart(7)} ms  ${g.rows} rows`,

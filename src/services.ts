@@ -204,7 +204,7 @@ export function createServices({
     }),
     cannedReplies: new CannedReplies({ database, clock, audit, repositories }),
     search: new CaseSearcher({ database, repositories, senders, rows: cases.rows }),
-    reports: new Reports({ database, repositories }),
+    reports: new Reports({ database, clock, repositories }),
     organizations,
     serverKeys: new ServerKeysService(keyPairs),
     appKeys: new AppKeysService(keyPairs),

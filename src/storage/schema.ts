@@ -194,6 +194,16 @@ export interface CasesTable {
   first_response_at: number | null
 }
 
+/** Support reports' events of an organization's cases in a UTC day, packed (domain/reports/day-events.ts). */
+export interface ReportDaysTable {
+  organization_id: string
+  /** Days since 1970-01-01, UTC. */
+  day: number
+  /** Bumped (and `events` dropped) by triggers on `cases` whenever a case's events there change. */
+  version: number
+  events: Buffer | null
+}
+
 /** A tag (label) on a case: lower case, at most 10 per case. */
 export interface CaseTagsTable {
   case_id: string
@@ -351,6 +361,7 @@ export interface Schema {
   chatbots: ChatbotsTable
   cases: CasesTable
   case_tags: CaseTagsTable
+  report_days: ReportDaysTable
   deliveries: DeliveriesTable
   event_endpoints: EventEndpointsTable
   agent_accounts: AgentAccountsTable

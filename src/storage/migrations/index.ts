@@ -19,6 +19,7 @@ import * as agentNotifications from './0017_agent_notifications.js'
 import * as files from './0018_files.js'
 import * as userLifecycle from './0019_user_lifecycle.js'
 import * as eventEndpoints from './0020_event_endpoints.js'
+import * as reportDays from './0021_report_days.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018_files': files,
   '0019_user_lifecycle': userLifecycle,
   '0020_event_endpoints': eventEndpoints,
+  '0021_report_days': reportDays,
 }
