@@ -14,6 +14,7 @@ import { WEBHOOK_PREFIX, webhookAPI, webhookFormat } from './api/webhook/index.j
 import { widgetScript } from './api/widget/index.js'
 import { useTapTalkCompat } from './compat/taptalk/index.js'
 import type { Config } from './config/config.js'
+import { eventWebhooks } from './contract/events.js'
 import { httpChatbotClient } from './domain/delivery/attempt.js'
 import { ChatbotTarget } from './domain/delivery/chatbot-target.js'
 import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
@@ -112,7 +113,7 @@ export async function buildApp(options: AppOptions) {
   app.decorate('redis', redis)
   app.decorate('services', services)
   // Before any route, so that the document sees every one (/metrics is added next).
-  await useDocs(app, config.publicURL, version)
+  await useDocs(app, config.publicURL, version, eventWebhooks())
   const metrics = useMetrics(app, () => services.files.usagePerOrganization())
   const {
     autoStart = true,

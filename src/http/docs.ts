@@ -98,8 +98,16 @@ export function operationIdOf(url: string): string {
   return words.map((word, index) => (index === 0 ? word : word[0]?.toUpperCase() + word.slice(1))).join('')
 }
 
-/** The OpenAPI document of every JSON endpoint, built from the routes' zod schemas, at /docs. */
-export async function useDocs(app: FastifyInstance, publicURL: string, version: string): Promise<void> {
+/**
+ * The OpenAPI document of every JSON endpoint, built from the routes' zod schemas, at /docs; with
+ * `webhooks` (OpenAPI 3.1), what Parley itself sends (the events, given by the composition root).
+ */
+export async function useDocs(
+  app: FastifyInstance,
+  publicURL: string,
+  version: string,
+  webhooks: Record<string, unknown> = {},
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: OPENAPI_VERSION,
@@ -112,6 +120,8 @@ export async function useDocs(app: FastifyInstance, publicURL: string, version: 
       },
       servers: [{ url: publicURL }],
       components: { securitySchemes: SECURITY_SCHEMES },
+      // @fastify/swagger copies `webhooks` into the document as given (its types predate 3.1's).
+      ...({ webhooks } as object),
     },
     transform: ({ schema, url }) => {
       if (!schema) return { schema, url }
