@@ -16,9 +16,10 @@ import { useTapTalkCompat } from './compat/taptalk/index.js'
 import type { Config } from './config/config.js'
 import { eventWebhooks } from './contract/events.js'
 import { httpChatbotClient } from './domain/delivery/attempt.js'
+import { ThreadChainSender } from './domain/delivery/chain-sender.js'
 import { ChatbotTarget } from './domain/delivery/chatbot-target.js'
 import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
-import { DISABLE_AFTER_MS, EndpointTarget } from './domain/events/endpoint-target.js'
+import { DISABLE_AFTER_MS, ENDPOINT_CHAIN, EndpointTarget } from './domain/events/endpoint-target.js'
 import { sweepUnsentFiles } from './domain/files/files.service.js'
 import { repositories } from './domain/repositories.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
@@ -60,7 +61,12 @@ export interface AppOptions {
   /** Gateway timings (tests shorten the ping interval). */
   realtime?: Partial<typeof GATEWAY_DEFAULTS>
   /** Delivery worker settings; `autoStart: false` leaves it to be driven by hand (tests). */
-  delivery?: Partial<DeliveryOptions> & { autoStart?: boolean; endpointDisableAfterMs?: number }
+  delivery?: Partial<DeliveryOptions> & {
+    autoStart?: boolean
+    endpointDisableAfterMs?: number
+    /** An endpoint's deliveries one claim takes (ENDPOINT_CHAIN; tests make it small). */
+    endpointChain?: number
+  }
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -118,6 +124,7 @@ export async function buildApp(options: AppOptions) {
   const {
     autoStart = true,
     endpointDisableAfterMs = DISABLE_AFTER_MS,
+    endpointChain = ENDPOINT_CHAIN,
     ...deliveryOptions
   } = options.delivery ?? {}
   const handoverAfterMs = config.botHandoverAfterSeconds * 1000
@@ -129,6 +136,7 @@ export async function buildApp(options: AppOptions) {
       repositories,
       client: httpChatbotClient,
       destinations: services.chatbots.destinations,
+      chains: new ThreadChainSender(services.chatbots.destinations),
       log: app.log,
       meter: metrics.delivery,
       // The one engine, two kinds of target: chatbots, and the customer's event endpoints.
@@ -147,6 +155,7 @@ export async function buildApp(options: AppOptions) {
           // Presence is real-time's: the domain is given the question, not the module.
           isOnline: (userIDs) => presence.online(userIDs),
           disableAfterMs: endpointDisableAfterMs,
+          chain: endpointChain,
         }),
       },
     },
