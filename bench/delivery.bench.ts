@@ -18,6 +18,8 @@ export interface DeliveryFigures {
   delivered: number
   lagP50: number
   lagP99: number
+  /** The visitor's send itself (request to answer), p50: the part of the lag before the outbox. */
+  writeP50: number
   /** Attempts the server logged as failed (a failed one holds an endpoint's queue for its backoff). */
   failedAttempts: number
 }
@@ -92,6 +94,7 @@ export async function benchDelivery(
     failedAttempts = 0
     let offered = 0
     let sequence = 0
+    const writes: number[] = []
     const until = Date.now() + DURATION * 1000
     const started = Date.now()
     await Promise.all(
@@ -101,13 +104,14 @@ export async function benchDelivery(
         await new Promise((resolve) => setTimeout(resolve, (index / CASES) * period))
         for (let next = Date.now(); Date.now() < until; next += period) {
           await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())))
-          const body = String(Date.now())
+          const sentAt = Date.now()
           await post('/api/visitor/v1/client/case/send_message', auth, {
             id: caseID,
             localID: `m-${sequence++}`,
             messageType: 'text',
-            text: { body },
+            text: { body: String(sentAt) },
           })
+          writes.push(Date.now() - sentAt)
           offered++
         }
       }),
@@ -118,6 +122,7 @@ export async function benchDelivery(
     await new Promise((resolve) => setTimeout(resolve, 2000))
     const { lags } = await receiver.stop()
     lags.sort((a, b) => a - b)
+    writes.sort((a, b) => a - b)
     return {
       target,
       database: postgresURL ? 'PostgreSQL' : 'SQLite',
@@ -126,6 +131,7 @@ export async function benchDelivery(
       delivered: deliveredInWindow / seconds,
       lagP50: percentile(lags, 0.5),
       lagP99: percentile(lags, 0.99),
+      writeP50: percentile(writes, 0.5),
       failedAttempts,
     }
   } finally {
@@ -157,6 +163,7 @@ export function printDelivery(rows: DeliveryFigures[]): void {
     `${r.delivered.toFixed(0)}/s (${((r.delivered / r.offered) * 100).toFixed(1)}% of offered)`,
     `${r.lagP50.toFixed(0)} ms`,
     `${r.lagP99.toFixed(0)} ms`,
+    `${r.writeP50.toFixed(0)} ms`,
     String(r.failedAttempts),
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)))
