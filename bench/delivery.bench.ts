@@ -1,5 +1,4 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type ChildProcess, fork } from 'node:child_process'
 import { cli, DURATION, freshStorage, load, poster, signIn, startService } from './lib.js'
 
 const CASES = 200
@@ -8,72 +7,78 @@ const RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 1200)
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
 
+/** What received: the chatbot (visitor messages), or an event endpoint (their message.new). */
+export type DeliveryTarget = 'chatbot' | 'event endpoint'
+
 export interface DeliveryFigures {
-  /** What received: the chatbot (visitor messages), or an event endpoint (their message.new). */
   target: DeliveryTarget
+  database: 'SQLite' | 'PostgreSQL'
   botCapacity: number
   offered: number
   delivered: number
   lagP50: number
   lagP99: number
+  /** The visitor's send itself (request to answer), p50: the part of the lag before the outbox. */
+  writeP50: number
+  /** Attempts the server logged as failed (a failed one holds an endpoint's queue for its backoff). */
+  failedAttempts: number
+}
+
+/** The receiver in its own process (bench/delivery-receiver.ts), and a way to ask it over IPC. */
+async function startReceiver() {
+  const child: ChildProcess = fork('bench/delivery-receiver.ts', [], { execArgv: ['--import', 'tsx'] })
+  const next = <T>() => new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)))
+  const { port } = await next<{ port: number }>()
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    start: () => child.send('start'),
+    count: () => {
+      const answer = next<{ received: number }>()
+      child.send('count')
+      return answer
+    },
+    stop: () => {
+      const answer = next<{ received: number; lags: number[] }>()
+      child.send('stop')
+      return answer
+    },
+    close: () => child.kill(),
+  }
 }
 
 /**
- * The outbox to a local bot that acknowledges at once: visitors in CASES cases write RATE
- * messages/s in all for DURATION s; the bot measures deliveries/s and the lag from the visitor's
- * send to the delivery's arrival. The bot's own capacity (autocannon straight at it) is the baseline.
+ * The outbox to a local receiver that acknowledges at once: visitors in CASES cases write RATE
+ * messages/s in all for DURATION s; the receiver measures deliveries/s and the lag from the
+ * visitor's send to the delivery's arrival. Its own capacity (autocannon straight at it) is the
+ * baseline. To a chatbot, each case's messages; to an event endpoint (no chatbot: the cases wait
+ * for agents), every message's `message.new`, all in one endpoint's order.
  */
-export type DeliveryTarget = 'chatbot' | 'event endpoint'
-
-/** The visitor's send time a delivery carries: in a chatbot's message, or in a message.new event. */
-function sentAtOf(target: DeliveryTarget, body: string): number {
-  const json = JSON.parse(body) as {
-    message?: { text?: { body: string } }
-    data?: { message?: { body: string } }
-  }
-  return Number(target === 'chatbot' ? json.message?.text?.body : json.data?.message?.body)
-}
-
-export async function benchDelivery(target: DeliveryTarget = 'chatbot'): Promise<DeliveryFigures> {
-  const lags: number[] = []
-  let measuring = false
-  let received = 0
-  const bot = createServer((request, response) => {
-    let body = ''
-    request.on('data', (chunk) => {
-      body += chunk
-    })
-    request.on('end', () => {
-      response.writeHead(200).end('ok')
-      const sentAt = sentAtOf(target, body)
-      if (measuring && Number.isFinite(sentAt)) {
-        received++
-        lags.push(Date.now() - sentAt)
-      }
-    })
-  })
-  await new Promise<void>((resolve) => bot.listen(0, '127.0.0.1', resolve))
-  const botURL = `http://127.0.0.1:${(bot.address() as AddressInfo).port}/`
+export async function benchDelivery(
+  target: DeliveryTarget = 'chatbot',
+  postgresURL?: string,
+): Promise<DeliveryFigures> {
+  const receiver = await startReceiver()
   const capacity = await load('bot', {
-    url: botURL,
+    url: receiver.url,
     method: 'POST',
     body: '{"message":{}}',
     connections: 10,
     warmupSeconds: 1,
   })
 
-  const storage = await freshStorage()
-  const service = await startService(['dist/main.js'], storage.env)
+  const storage = await freshStorage(postgresURL)
+  let failedAttempts = 0
+  const service = await startService(['dist/main.js'], storage.env, '/healthz', (line) => {
+    if (line.includes('delivery') && line.includes('failed')) failedAttempts++
+  })
   try {
     const { organizationID } = cli(['org', 'create', '--name', 'Bench'], storage.env)
     const { serverKey } = cli(['server-key', 'create', '--org', organizationID as string], storage.env)
     const org = organizationID as string
-    // Events: no chatbot (cases wait for agents), one endpoint taking message.new: its deliveries
-    // go one at a time, in order, so the round trip bounds them.
     cli(
       target === 'chatbot'
-        ? ['chatbot', 'create', '--org', org, '--name', 'Bot', '--url', botURL]
-        : ['event-endpoint', 'create', '--org', org, '--url', botURL, '--events', 'message.new'],
+        ? ['chatbot', 'create', '--org', org, '--name', 'Bot', '--url', receiver.url]
+        : ['event-endpoint', 'create', '--org', org, '--url', receiver.url, '--events', 'message.new'],
       storage.env,
     )
     const post = poster(service.url)
@@ -85,9 +90,11 @@ export async function benchDelivery(target: DeliveryTarget = 'chatbot'): Promise
       }),
     )
     await new Promise((resolve) => setTimeout(resolve, 1000))
-    measuring = true
+    receiver.start()
+    failedAttempts = 0
     let offered = 0
     let sequence = 0
+    const writes: number[] = []
     const until = Date.now() + DURATION * 1000
     const started = Date.now()
     await Promise.all(
@@ -97,44 +104,70 @@ export async function benchDelivery(target: DeliveryTarget = 'chatbot'): Promise
         await new Promise((resolve) => setTimeout(resolve, (index / CASES) * period))
         for (let next = Date.now(); Date.now() < until; next += period) {
           await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())))
-          const body = String(Date.now())
+          const sentAt = Date.now()
           await post('/api/visitor/v1/client/case/send_message', auth, {
             id: caseID,
             localID: `m-${sequence++}`,
             messageType: 'text',
-            text: { body },
+            text: { body: String(sentAt) },
           })
+          writes.push(Date.now() - sentAt)
           offered++
         }
       }),
     )
     const seconds = (Date.now() - started) / 1000
-    const deliveredInWindow = received
+    const { received: deliveredInWindow } = await receiver.count()
+    // Late deliveries still count for the lag.
     await new Promise((resolve) => setTimeout(resolve, 2000))
+    const { lags } = await receiver.stop()
     lags.sort((a, b) => a - b)
+    writes.sort((a, b) => a - b)
     return {
       target,
+      database: postgresURL ? 'PostgreSQL' : 'SQLite',
       botCapacity: capacity.requestsPerSecond,
       offered: offered / seconds,
       delivered: deliveredInWindow / seconds,
       lagP50: percentile(lags, 0.5),
       lagP99: percentile(lags, 0.99),
+      writeP50: percentile(writes, 0.5),
+      failedAttempts,
     }
   } finally {
     await service.stop()
     await storage.drop()
-    bot.close()
+    receiver.close()
   }
 }
 
-export function printDelivery(figures: DeliveryFigures): void {
+export function printDelivery(rows: DeliveryFigures[]): void {
   console.log(
-    `\ndelivery to ${figures.target === 'chatbot' ? 'a chatbot' : 'an event endpoint (message.new)'}: ${CASES} cases writing ${RATE} messages/s for ${DURATION} s, local receiver (SQLite)`,
+    `\nDelivery: ${CASES} cases writing ${RATE} messages/s for ${DURATION} s, to a local receiver in its own process`,
   )
-  console.log(`bot capacity (baseline, autocannon straight at it): ${figures.botCapacity.toFixed(0)} req/s`)
-  console.log(
-    `visitor messages written: ${figures.offered.toFixed(0)}/s; delivered: ${figures.delivered.toFixed(0)}/s ` +
-      `(${((figures.delivered / figures.botCapacity) * 100).toFixed(1)}% of the bot's capacity); ` +
-      `lag p50 ${figures.lagP50.toFixed(0)} ms, p99 ${figures.lagP99.toFixed(0)} ms`,
-  )
+  const header = [
+    'receiver',
+    'database',
+    'its capacity',
+    'offered',
+    'delivered',
+    'lag p50',
+    'lag p99',
+    'failed',
+  ]
+  const lines = rows.map((r) => [
+    r.target === 'chatbot' ? 'chatbot (200 cases)' : 'one event endpoint (message.new)',
+    r.database,
+    `${r.botCapacity.toFixed(0)}/s`,
+    `${r.offered.toFixed(0)}/s`,
+    `${r.delivered.toFixed(0)}/s (${((r.delivered / r.offered) * 100).toFixed(1)}% of offered)`,
+    `${r.lagP50.toFixed(0)} ms`,
+    `${r.lagP99.toFixed(0)} ms`,
+    `${r.writeP50.toFixed(0)} ms`,
+    String(r.failedAttempts),
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)))
+  const format = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join('  ')
+  console.log(format(header))
+  for (const line of lines) console.log(format(line))
 }

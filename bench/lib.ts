@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 import pg from 'pg'
 
@@ -41,6 +42,8 @@ export async function startService(
   args: string[],
   env: Record<string, string>,
   healthPath = '/healthz',
+  /** Each line the server logs (its stdout), if wanted. */
+  onLogLine?: (line: string) => void,
 ): Promise<Service> {
   const port = await freePort()
   // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the servers under load
@@ -55,8 +58,9 @@ export async function startService(
       CHATBOT_URL_ALLOW: LOCAL_BOTS,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', onLogLine ? 'pipe' : 'ignore', 'inherit'],
   })
+  if (onLogLine && child.stdout) createInterface({ input: child.stdout }).on('line', onLogLine)
   let exited = false
   child.on('exit', () => {
     exited = true

@@ -61,8 +61,16 @@ if (!only || only === 'history') {
   printTable(rows, baseline)
 }
 if (!only || only === 'realtime') printRealtime([await benchRealtimeBaseline(), await benchRealtime()])
-if (!only || only === 'delivery') printDelivery(await benchDelivery())
-if (!only || only === 'delivery' || only === 'events') printDelivery(await benchDelivery('event endpoint'))
+if (!only || only === 'delivery' || only === 'events') {
+  // BENCH_ONLY=events: the event endpoint alone.
+  const targets = only === 'events' ? (['event endpoint'] as const) : (['chatbot', 'event endpoint'] as const)
+  const rows = []
+  for (const target of targets) rows.push(await benchDelivery(target))
+  if (await postgresReachable())
+    for (const target of targets) rows.push(await benchDelivery(target, postgresURL))
+  else console.log(`PostgreSQL delivery skipped: ${postgresURL} is not reachable`)
+  printDelivery(rows)
+}
 if (!only || only === 'search') {
   const rows = [await benchSearch('SQLite')]
   if (await postgresReachable()) rows.push(await benchSearch('PostgreSQL', postgresURL))

@@ -14,10 +14,12 @@ import { WEBHOOK_PREFIX, webhookAPI, webhookFormat } from './api/webhook/index.j
 import { widgetScript } from './api/widget/index.js'
 import { useTapTalkCompat } from './compat/taptalk/index.js'
 import type { Config } from './config/config.js'
+import { eventWebhooks } from './contract/events.js'
 import { httpChatbotClient } from './domain/delivery/attempt.js'
+import { ThreadChainSender } from './domain/delivery/chain-sender.js'
 import { ChatbotTarget } from './domain/delivery/chatbot-target.js'
 import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
-import { DISABLE_AFTER_MS, EndpointTarget } from './domain/events/endpoint-target.js'
+import { DISABLE_AFTER_MS, ENDPOINT_CHAIN, EndpointTarget } from './domain/events/endpoint-target.js'
 import { sweepUnsentFiles } from './domain/files/files.service.js'
 import { repositories } from './domain/repositories.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
@@ -59,7 +61,12 @@ export interface AppOptions {
   /** Gateway timings (tests shorten the ping interval). */
   realtime?: Partial<typeof GATEWAY_DEFAULTS>
   /** Delivery worker settings; `autoStart: false` leaves it to be driven by hand (tests). */
-  delivery?: Partial<DeliveryOptions> & { autoStart?: boolean; endpointDisableAfterMs?: number }
+  delivery?: Partial<DeliveryOptions> & {
+    autoStart?: boolean
+    endpointDisableAfterMs?: number
+    /** An endpoint's deliveries one claim takes (ENDPOINT_CHAIN; tests make it small). */
+    endpointChain?: number
+  }
 }
 
 /**
@@ -125,11 +132,12 @@ export async function buildApp(options: AppOptions) {
   app.decorate('redis', redis)
   app.decorate('services', services)
   // Before any route, so that the document sees every one (/metrics is added next).
-  useDocs(app, config.publicURL, version)
+  useDocs(app, config.publicURL, version, eventWebhooks)
   const metrics = useMetrics(app, () => services.files.usagePerOrganization())
   const {
     autoStart = true,
     endpointDisableAfterMs = DISABLE_AFTER_MS,
+    endpointChain = ENDPOINT_CHAIN,
     ...deliveryOptions
   } = options.delivery ?? {}
   const handoverAfterMs = config.botHandoverAfterSeconds * 1000
@@ -141,6 +149,7 @@ export async function buildApp(options: AppOptions) {
       repositories,
       client: httpChatbotClient,
       destinations: services.chatbots.destinations,
+      chains: new ThreadChainSender(services.chatbots.destinations),
       log: app.log,
       meter: metrics.delivery,
       // The one engine, two kinds of target: chatbots, and the customer's event endpoints.
@@ -159,6 +168,7 @@ export async function buildApp(options: AppOptions) {
           // Presence is real-time's: the domain is given the question, not the module.
           isOnline: (userIDs) => presence.online(userIDs),
           disableAfterMs: endpointDisableAfterMs,
+          chain: endpointChain,
         }),
       },
     },

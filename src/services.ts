@@ -1,3 +1,4 @@
+import { encodeEvent } from './contract/events.js'
 import { AgentSessions } from './domain/agents/agent-sessions.js'
 import { AgentsService } from './domain/agents/agents.service.js'
 import { AppKeysService } from './domain/app-keys/app-keys.service.js'
@@ -120,7 +121,7 @@ export function createServices({
     links: new FileLinks(masterKey, publicURL, clock),
     ...fileSettings,
   })
-  const events = new Events({ database, clock, repositories })
+  const events = new Events({ database, clock, repositories, encode: encodeEvent })
   const messages = new MessagesService(database, repositories, clock, senders, rooms, hub, files, events)
   const sync = new MessageSync(database, repositories, clock, senders, rooms, files)
   const topics = new TopicsService(database, repositories, clock, organizations, audit)

@@ -1,7 +1,12 @@
-import { afterEach, expect, test } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
 import { send } from './support/app.js'
 import { startBot } from './support/bot-server.js'
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
+import {
+  createTestDatabase,
+  describeEachDatabase,
+  postgresURL,
+  type TestDatabase,
+} from './support/databases.js'
 import { validTicketRequest } from './support/fixtures.js'
 import { runCLIJSON, type ServerProcess, startServerProcess } from './support/processes.js'
 
@@ -86,4 +91,42 @@ describeEachDatabase('events across processes', (dialect) => {
       await backend.close()
     }
   }, 90_000)
+})
+
+describe.skipIf(!postgresURL)('two instances share one endpoint on PostgreSQL', () => {
+  test('a backlog longer than a chain goes out once each, in order, whichever instance sends it', async () => {
+    // The backend is down (503) while 260 events pile up (more than one claim's 200: chains
+    // follow one another), then comes up for both instances at once.
+    let up = false
+    const backend = await startBot(() => (up ? 200 : 503))
+    const testDatabase = await createTestDatabase('postgres')
+    databases.push(testDatabase)
+    const env = { ...(testDatabase.env as Record<string, string>), DELIVERY_TIMEOUT: '2' }
+    try {
+      const { organizationID } = await runCLIJSON(['org', 'create', '--name', 'Twins'], env)
+      const { serverKey } = await runCLIJSON(['server-key', 'create', '--org', organizationID], env)
+      const created = ['--org', organizationID, '--url', backend.url, '--events', 'user.created']
+      await runCLIJSON(['event-endpoint', 'create', ...created], env)
+      const instances = await Promise.all([startServerProcess(env), startServerProcess(env)])
+      processes.push(...instances)
+      const users = Array.from({ length: 260 }, (_, n) => `twin-${n}`)
+      for (const [n, xcUserID] of users.entries()) {
+        const ticket = await send(`${instances[n % 2]?.url}/v1/server/auth_ticket/request`, {
+          method: 'POST',
+          headers: { 'server-key': serverKey, 'content-type': 'application/json' },
+          body: JSON.stringify(validTicketRequest({ xcUserID })),
+        })
+        expect(ticket.status).toBe(200)
+      }
+      const refused = backend.requests.length
+      up = true
+      await eventually(() => backend.requests.length - refused >= users.length, 45_000, 'every event')
+      const accepted = backend.requests.slice(refused)
+      const ids = accepted.map((r) => r.headers['webhook-id'])
+      expect(new Set(ids).size).toBe(ids.length) // once each
+      expect(accepted.map((r) => r.json.data.user.xcUserID)).toEqual(users) // in order
+    } finally {
+      await backend.close()
+    }
+  }, 120_000)
 })

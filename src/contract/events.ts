@@ -1,10 +1,20 @@
+import fastJson from 'fast-json-stringify'
 import { z } from 'zod'
 import type {
   EventDelivery,
   EventEndpoint,
   EventEndpointDetails,
 } from '../domain/events/event-endpoints.service.js'
-import { EVENT_TYPES } from '../domain/events/event-types.js'
+import {
+  type CaseEvent,
+  EVENT_TYPES,
+  type EventData,
+  type EventEncoder,
+  type EventType,
+  type EventUser,
+} from '../domain/events/event-types.js'
+import { responseJSONSchema } from '../http/serialization.js'
+import { caseShape } from './cases.js'
 import { shapeOf } from './shape.js'
 
 // Event endpoints: where an organization's backend gets its events (README "Events to your
@@ -49,3 +59,157 @@ export const eventDeliveryShape = shapeOf<EventDelivery>()(
     created: z.number().int(),
   }),
 )
+
+// The events themselves (README "Events to your backend"): each type's body as a schema, checked
+// by the compiler against the domain's EventData. The bodies are written through these schemas
+// (encodeEvent), and /docs shows them as OpenAPI `webhooks` (eventWebhooks): one source for both.
+
+const eventUserShape = shapeOf<EventUser>()(
+  z.object({ userID: z.string(), xcUserID: z.string(), fullName: z.string() }),
+)
+
+const caseEventShape = shapeOf<CaseEvent>()(
+  z.object({
+    case: caseShape,
+    by: z.string().describe('Who did it: `user` (the visitor), `agent`, `chatbot`, `admin` or `system`.'),
+  }),
+)
+
+/** Each event type's `data`. */
+export const eventDataShapes = {
+  'message.new': shapeOf<EventData['message.new']>()(
+    z.object({
+      message: z.object({
+        messageID: z.string(),
+        roomID: z.string(),
+        senderID: z.string(),
+        type: z.number().int().describe('The message type (1001 text, 1002 image, …).'),
+        body: z.string(),
+        data: z.record(z.string(), z.unknown()).describe("The message's data, as the chat API has it."),
+        created: z.number().int(),
+      }),
+      recipients: z
+        .array(
+          z.object({
+            userID: z.string(),
+            xcUserID: z.string(),
+            online: z
+              .boolean()
+              .describe(
+                'Whether they had a live `/connect` socket when this attempt was sent: whom to push.',
+              ),
+          }),
+        )
+        .describe("The room's other participants (none for a visitor's own message in a case)."),
+    }),
+  ),
+  'message.read': shapeOf<EventData['message.read']>()(
+    z.object({
+      roomID: z.string(),
+      userID: z.string(),
+      xcUserID: z.string(),
+      upTo: z.number().int().describe('The `created` of the message the user has read the room up to.'),
+    }),
+  ),
+  'case.created': caseEventShape,
+  'case.handed_over': caseEventShape,
+  'case.assigned': caseEventShape,
+  'case.closed': caseEventShape,
+  'case.rated': shapeOf<EventData['case.rated']>()(
+    z.object({
+      case: caseShape,
+      rating: z.object({
+        rating: z.number().int().describe('1 (worst) to 5 (best).'),
+        note: z.string(),
+        rated: z.number().int(),
+      }),
+    }),
+  ),
+  'user.created': shapeOf<EventData['user.created']>()(z.object({ user: eventUserShape })),
+  'user.deleted': shapeOf<EventData['user.deleted']>()(z.object({ user: eventUserShape })),
+} satisfies { [T in EventType]: z.ZodType<EventData[T]> }
+
+/** What each event tells of (the webhooks' summaries in /docs). */
+const EVENT_SUMMARIES: Record<EventType, string> = {
+  'message.new': 'A message someone wrote, and whom it is for (with whether each is online)',
+  'message.read': "A user's read mark in a room moved",
+  'case.created': 'A visitor opened a case',
+  'case.handed_over': 'A case left its chatbot for agents',
+  'case.assigned': 'An agent got a case',
+  'case.closed': 'A case was closed',
+  'case.rated': 'The visitor rated a closed case',
+  'user.created': 'A new user (the first auth ticket of an xcUserID)',
+  'user.deleted': "A user was deleted through the server API's user/delete",
+}
+
+/** The whole body of an event of `type`, as it is signed and sent. */
+export const eventShape = <T extends EventType>(type: T) =>
+  z.object({
+    type: z.literal(type),
+    timestamp: z.string().describe('When the change happened (ISO 8601).'),
+    organizationID: z.string(),
+    data: eventDataShapes[type],
+  })
+
+const writers = new Map(
+  EVENT_TYPES.map((type) => [type, fastJson(responseJSONSchema(eventShape(type)) as object)]),
+)
+
+/** Writes an event's body through its type's schema: what /docs shows is what is sent. */
+export const encodeEvent: EventEncoder = (type, organizationID, now, data) =>
+  (writers.get(type) as (body: unknown) => string)({
+    type,
+    timestamp: new Date(now).toISOString(),
+    organizationID,
+    data,
+  })
+
+const webhookHeader = (name: string, description: string) => ({
+  in: 'header',
+  name,
+  required: true,
+  description,
+  schema: { type: 'string' },
+})
+
+/** The event types as OpenAPI 3.1 `webhooks`: what Parley POSTs to an event endpoint. */
+export function eventWebhooks(): Record<string, unknown> {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `event${type
+            .split(/[._]/)
+            .map((word) => word[0]?.toUpperCase() + word.slice(1))
+            .join('')}`,
+          summary: EVENT_SUMMARIES[type],
+          description:
+            'Sent to each active event endpoint subscribed to this type (and, for case.closed and ' +
+            'case.handed_over, to a chatbot that opted in, with X-Secret-Key), signed as Standard Webhooks ' +
+            "with the endpoint's secret.",
+          parameters: [
+            webhookHeader(
+              'webhook-id',
+              "The delivery's ID: the same on every retry; drop one already handled.",
+            ),
+            webhookHeader('webhook-timestamp', 'When this attempt was signed (Unix seconds).'),
+            webhookHeader('webhook-signature', '`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`.'),
+          ],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: responseJSONSchema(eventShape(type)) } },
+          },
+          responses: {
+            '200': {
+              description:
+                'Taken (any 2xx). Network errors, timeouts, 408, 429 and 5xx are retried with backoff; ' +
+                'any other status fails the delivery for good.',
+            },
+          },
+          security: [],
+        },
+      },
+    ]),
+  )
+}

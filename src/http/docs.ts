@@ -101,12 +101,18 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'da
 
 /**
  * The OpenAPI document of every JSON endpoint, built from the routes' zod schemas, and Swagger UI,
- * at /docs. Both are loaded on the first request to /docs, not at start (Swagger UI, its static
+ * at /docs; with `webhooks` (OpenAPI 3.1), what Parley itself sends (the events, given by the
+ * composition root, as a function: built with the rest, on the first request). Both are loaded on the first request to /docs, not at start (Swagger UI, its static
  * files, the YAML writer): the routes are recorded as they are added, and that first request builds
  * an instance of their own (@fastify/swagger and @fastify/swagger-ui, never listening) from them,
  * which then answers every /docs request through `inject`.
  */
-export function useDocs(app: FastifyInstance, publicURL: string, version: string): void {
+export function useDocs(
+  app: FastifyInstance,
+  publicURL: string,
+  version: string,
+  webhooks: () => Record<string, unknown> = () => ({}),
+): void {
   const routes: RouteOptions[] = []
   // The route's options themselves: the security each family documents is added to them later on.
   // Hidden routes (these below among them) and HEAD routes are not documented.
@@ -115,7 +121,7 @@ export function useDocs(app: FastifyInstance, publicURL: string, version: string
   })
   let documentation: Promise<FastifyInstance> | undefined
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
-    documentation ??= documentationApp(routes, publicURL, version).catch((error: unknown) => {
+    documentation ??= documentationApp(routes, publicURL, version, webhooks()).catch((error: unknown) => {
       documentation = undefined
       throw error
     })
@@ -137,7 +143,12 @@ export function useDocs(app: FastifyInstance, publicURL: string, version: string
 }
 
 /** An instance holding the recorded routes (handlers left out), the document and Swagger UI. */
-async function documentationApp(routes: RouteOptions[], publicURL: string, version: string) {
+async function documentationApp(
+  routes: RouteOptions[],
+  publicURL: string,
+  version: string,
+  webhooks: Record<string, unknown>,
+) {
   const [{ default: Fastify }, { default: swagger }, { default: swaggerUI }] = await Promise.all([
     import('fastify'),
     import('@fastify/swagger'),
@@ -159,6 +170,8 @@ async function documentationApp(routes: RouteOptions[], publicURL: string, versi
       },
       servers: [{ url: publicURL }],
       components: { securitySchemes: SECURITY_SCHEMES },
+      // @fastify/swagger copies `webhooks` into the document as given (its types predate 3.1's).
+      ...({ webhooks } as object),
     },
     transform: ({ schema, url }) => {
       if (!schema) return { schema, url }

@@ -80,6 +80,11 @@ export class ForbiddenDestination extends Error {}
 export class DestinationPolicy {
   constructor(private readonly allow: AllowList = NOTHING_ALLOWED) {}
 
+  /** The operator's exceptions as given (CHATBOT_URL_ALLOW), to make the same policy elsewhere. */
+  get allowed(): string {
+    return this.allow.entries.join(',')
+  }
+
   /** Whether an address (v4 or v6) may be connected to. */
   allowsAddress(address: string): boolean {
     const kind = family(address)

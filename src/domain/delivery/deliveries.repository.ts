@@ -128,32 +128,48 @@ export async function claimFollowing(
 ): Promise<Map<string, DeliveryRow[]>> {
   const chains = new Map<string, DeliveryRow[]>()
   for (const head of claim.heads) {
-    const pending = await db
-      .selectFrom('deliveries')
-      .selectAll()
-      .where('ordering_key', '=', head.ordering_key)
-      .where('status', '=', 'pending')
-      .where('id', '<>', head.id)
-      .orderBy('seq')
-      .orderBy('id')
-      .limit(claim.perKey)
-      .execute()
-    // Only an unbroken run: one not due yet (or held elsewhere) keeps the ones after it waiting.
-    const stop = pending.findIndex(
-      (d) => d.next_attempt_at > claim.now || (d.lease_until !== null && d.lease_until >= claim.now),
-    )
-    const following = stop === -1 ? pending : pending.slice(0, stop)
+    const following = await claimAhead(db, { ...claim, orderingKey: head.ordering_key, held: [head.id] })
     if (following.length > 0) chains.set(head.id, following)
   }
-  const ids = [...chains.values()].flat().map((d) => d.id)
-  if (ids.length > 0)
-    await db.updateTable('deliveries').set({ lease_until: claim.leaseUntil }).where('id', 'in', ids).execute()
-  for (const [id, rows] of chains)
-    chains.set(
-      id,
-      rows.map((d) => ({ ...d, lease_until: claim.leaseUntil })),
-    )
   return chains
+}
+
+/**
+ * Leases up to `perKey` due deliveries of an ordering key, in order, leaving out `held` (pending
+ * ones this instance holds and is sending, earlier in the key: while they are pending, nobody
+ * else can claim what follows them). Only an unbroken run: one not due yet, or held elsewhere,
+ * keeps the ones after it waiting.
+ */
+export async function claimAhead(
+  db: Kysely<Schema>,
+  claim: { orderingKey: string; held: readonly string[]; now: number; leaseUntil: number; perKey: number },
+): Promise<DeliveryRow[]> {
+  const held = new Set(claim.held)
+  const pending = await db
+    .selectFrom('deliveries')
+    .selectAll()
+    .where('ordering_key', '=', claim.orderingKey)
+    .where('status', '=', 'pending')
+    .orderBy('seq')
+    .orderBy('id')
+    .limit(claim.perKey + held.size)
+    .execute()
+  const rest = pending.filter((d) => !held.has(d.id))
+  const stop = rest.findIndex(
+    (d) => d.next_attempt_at > claim.now || (d.lease_until !== null && d.lease_until >= claim.now),
+  )
+  const run = (stop === -1 ? rest : rest.slice(0, stop)).slice(0, claim.perKey)
+  if (run.length === 0) return []
+  await db
+    .updateTable('deliveries')
+    .set({ lease_until: claim.leaseUntil })
+    .where(
+      'id',
+      'in',
+      run.map((d) => d.id),
+    )
+    .execute()
+  return run.map((d) => ({ ...d, lease_until: claim.leaseUntil }))
 }
 
 /** Settles deliveries the target took, one attempt each, in one statement. */

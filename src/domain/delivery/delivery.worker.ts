@@ -4,16 +4,12 @@ import type { Clock } from '../../lib/clock.js'
 import type { DestinationPolicy } from '../../lib/destinations.js'
 import type { Database } from '../../storage/database.js'
 import type { Repositories } from '../repositories.js'
-import { type Attempt, type ChatbotClient, failureOf } from './attempt.js'
+import type { Attempt, ChatbotClient } from './attempt.js'
+import type { ChainSender } from './chain-sender.js'
 import type { DeliveryRow } from './deliveries.repository.js'
-import { classify, GIVE_UP_AFTER_MS, retryDelay } from './schedule.js'
-import {
-  type DeliveryMeter,
-  type DeliveryRequest,
-  type DeliveryTargets,
-  describeFailure,
-  type Settlement,
-} from './target.js'
+import { classify } from './schedule.js'
+import { Settlements } from './settlements.js'
+import { type DeliveryMeter, type DeliveryRequest, type DeliveryTargets, signedHeaders } from './target.js'
 
 export type { DeliveryMeter } from './target.js'
 
@@ -30,6 +26,13 @@ export interface DeliveryOptions {
   jitter: () => number
 }
 
+/** Deliveries of one ordering key claimed together, their requests, and when. */
+interface Claimed {
+  chain: readonly DeliveryRow[]
+  requests: Map<string, DeliveryRequest>
+  claimedAt: number
+}
+
 export const DELIVERY_DEFAULTS = { concurrency: 64, pollMs: 100, jitter: Math.random }
 
 /**
@@ -37,7 +40,8 @@ export const DELIVERY_DEFAULTS = { concurrency: 64, pollMs: 100, jitter: Math.ra
  * DeliveryTarget), each delivery signed (Standard Webhooks) with a stable `webhook-id`, retried on
  * network errors, timeouts, 408, 429 and 5xx with exponential backoff; one at a time per ordering
  * key (a case, an endpoint), in order. A lease marks a delivery in flight, so several instances
- * share the outbox and a crashed sender's deliveries are picked up again.
+ * share the outbox and a crashed sender's deliveries are picked up again. Targets that send
+ * chains (event endpoints) send them on the sender thread, back to back (see deliverChain).
  */
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, Promise<void>>()
@@ -57,11 +61,18 @@ export class DeliveryWorker {
       client: ChatbotClient
       /** Where deliveries may connect (CHATBOT_URL_ALLOW). */
       destinations: DestinationPolicy
+      /** How chains go out (a thread of their own: see ThreadChainSender). */
+      chains: ChainSender
       meter: Pick<DeliveryMeter, 'lag'>
       targets: DeliveryTargets
     },
     private readonly options: DeliveryOptions,
-  ) {}
+  ) {
+    this.settlements = new Settlements(deps, options)
+  }
+
+  /** How attempts are recorded. */
+  private readonly settlements: Settlements
 
   /** The outbox's queries. */
   private get outbox() {
@@ -99,6 +110,7 @@ export class DeliveryWorker {
     await this.round.catch(() => {}) // a round already claiming finishes its claim first
     const deadline = new Promise((resolve) => setTimeout(resolve, this.options.timeoutMs).unref())
     await Promise.race([Promise.allSettled(this.inFlight.values()), deadline])
+    await this.deps.chains.close()
     // Attempts still running keep their leases (they may yet succeed); the lease lapses by itself.
   }
 
@@ -140,7 +152,7 @@ export class DeliveryWorker {
     }
     for (const head of heads) {
       const chain = [head, ...(following.get(head.id) ?? [])]
-      const attempt = this.deliverChain(chain, requests, now).finally(() => {
+      const attempt = this.deliverChain({ chain, requests, claimedAt: now }).finally(() => {
         this.inFlight.delete(head.id)
         // A slot is free, and the key's next delivery may be due now (completions that land
         // together share one round).
@@ -152,55 +164,102 @@ export class DeliveryWorker {
   }
 
   /**
-   * Sends a chain of one ordering key one after another. Those taken are settled together; the
-   * first that is not stops the chain (it is settled on its own) and the rest go back unattempted,
-   * as do those left when the chain has run for one attempt's time (so every attempt ends well
-   * inside the lease).
+   * Sends a chain of one ordering key one after another (on the sender thread). While it goes
+   * out, the chain before it is recorded as sent and the deliveries after it are claimed (its own
+   * are pending and held meanwhile, so nobody else can take them) and prepared: the endpoint's
+   * next chain is ready when this one ends. Nothing goes out before all before it were taken at
+   * least once, so first receipts keep the order even if the process dies before recording them.
+   * A delivery not taken stops the chain (settled on its own); the rest go back unattempted, as do
+   * those left when a chain has run for one attempt's time (so every attempt ends inside its lease).
    */
-  private async deliverChain(
-    chain: readonly DeliveryRow[],
-    requests: Map<string, DeliveryRequest>,
-    claimedAt: number,
-  ): Promise<void> {
-    if (chain.length === 1) return this.deliver(chain[0] as DeliveryRow, requests.get(chain[0]?.id ?? ''))
+  private async deliverChain(first: Claimed): Promise<void> {
+    const only = first.chain[0] as DeliveryRow
+    if (first.chain.length === 1) return this.deliver(only, first.requests.get(only.id))
     const { clock, database } = this.deps
-    const sent: DeliveryRow[] = []
-    let next = 0
+    let current: Claimed | undefined = first
+    let before: readonly DeliveryRow[] = []
     try {
-      for (; next < chain.length && clock.now() - claimedAt < this.options.timeoutMs; next++) {
-        const delivery = chain[next] as DeliveryRow
-        const request = requests.get(delivery.id)
-        const attempt = request ? await this.post(request) : undefined
-        if (attempt && classify(attempt.status) === 'sent') {
-          sent.push(delivery)
-          continue
+      while (current) {
+        const sending = this.sendChain(current)
+        const ahead: Claimed | undefined = await this.recordAndClaimAhead(before, current).catch(
+          async (error: unknown) => {
+            await sending.catch(() => {})
+            throw error
+          },
+        )
+        const { sent, stopped, rest } = await sending
+        before = sent
+        if (stopped || rest.length > 0 || !ahead) {
+          await this.settlements.sent(sent)
+          if (stopped) await this.settlements.settle(stopped.delivery, stopped.attempt, clock.now())
+          const back = [...rest, ...(ahead?.chain ?? [])].map((d) => d.id)
+          if (back.length > 0) await database.transaction((trx) => this.outbox.releaseLeases(trx, back))
+          return
         }
-        await this.settleSent(sent)
-        sent.length = 0
-        await this.settle(delivery, attempt, clock.now())
-        next++
-        break
+        current = ahead
       }
-      await this.settleSent(sent)
-      const rest = chain.slice(next).map((d) => d.id)
-      if (rest.length > 0) await database.transaction((trx) => this.outbox.releaseLeases(trx, rest))
     } catch (error) {
       // Storage trouble: the leases lapse and the deliveries are tried again.
-      this.logTrouble(error, 'delivery: chain not recorded', { deliveryID: chain[0]?.id })
+      this.logTrouble(error, 'delivery: chain not recorded', { deliveryID: only.id })
     }
   }
 
-  private async settleSent(sent: readonly DeliveryRow[]): Promise<void> {
-    if (sent.length === 0) return
+  /** One chain through the sender: those taken, the first not taken (if any), and the rest. */
+  private async sendChain({ chain, requests, claimedAt }: Claimed) {
+    // Those with a request, up to the first without (its target is gone: it fails on its own).
+    const lost = chain.findIndex((d) => !requests.has(d.id))
+    const sendable = lost === -1 ? chain : chain.slice(0, lost)
     const now = this.deps.clock.now()
-    const ids = sent.map((d) => d.id)
-    await this.deps.database.transaction((trx) => this.outbox.settleSent(trx, ids, now))
-    for (const delivery of sent)
-      await this.deps.targets[delivery.target].settled(delivery, { outcome: 'sent' }, now)
+    const attempts = await this.deps.chains.send({
+      requests: sendable.map((d) => requests.get(d.id) as DeliveryRequest),
+      deadline: Date.now() + this.options.timeoutMs - (now - claimedAt),
+      clockOffset: now - Date.now(),
+      timeoutMs: this.options.timeoutMs,
+    })
+    const taken = attempts.findIndex((a) => classify(a.status) !== 'sent')
+    const sent = chain.slice(0, taken === -1 ? attempts.length : taken)
+    const stops = taken !== -1 || (attempts.length === sendable.length && lost !== -1)
+    const stopped = stops
+      ? { delivery: chain[sent.length] as DeliveryRow, attempt: attempts[sent.length] }
+      : undefined
+    return { sent, stopped, rest: chain.slice(sent.length + (stopped ? 1 : 0)) }
+  }
+
+  /**
+   * In one transaction: records `before` as sent, and claims the deliveries that follow `current`
+   * in its ordering key (then prepares them). Nothing when stopping, or nothing follows.
+   */
+  private async recordAndClaimAhead(
+    before: readonly DeliveryRow[],
+    current: Claimed,
+  ): Promise<Claimed | undefined> {
+    const { database, clock, targets } = this.deps
+    const head = current.chain[0] as DeliveryRow
+    const target = targets[head.target]
+    const now = clock.now()
+    const ahead = await database.transaction(async (trx) => {
+      if (before.length > 0)
+        await this.outbox.settleSent(
+          trx,
+          before.map((d) => d.id),
+          now,
+        )
+      if (this.stopping) return []
+      return this.outbox.claimAhead(trx, {
+        orderingKey: head.ordering_key,
+        held: current.chain.map((d) => d.id),
+        now,
+        leaseUntil: now + 3 * this.options.timeoutMs,
+        perKey: target.chain ?? 1,
+      })
+    })
+    for (const delivery of before) await target.settled(delivery, { outcome: 'sent' }, now)
+    if (ahead.length === 0) return undefined
+    return { chain: ahead, requests: await target.prepare(ahead), claimedAt: now }
   }
 
   private post(request: DeliveryRequest): Promise<Attempt> {
-    return this.deps.client.post(request.url, request.headers(this.deps.clock.now()), request.body, {
+    return this.deps.client.post(request.url, signedHeaders(request, this.deps.clock.now()), request.body, {
       destinations: this.deps.destinations,
       timeoutMs: this.options.timeoutMs,
     })
@@ -215,61 +274,11 @@ export class DeliveryWorker {
     const { clock } = this.deps
     try {
       const attempt = request ? await this.post(request) : undefined
-      await this.settle(delivery, attempt, clock.now())
+      await this.settlements.settle(delivery, attempt, clock.now())
     } catch (error) {
       // Storage trouble: the lease lapses and the delivery is tried again.
       this.logTrouble(error, 'delivery: attempt not recorded', { deliveryID: delivery.id })
     }
-  }
-
-  /** Records how an attempt ended (no attempt: the target is gone): sent, retry, or failed. */
-  private async settle(delivery: DeliveryRow, attempt: Attempt | undefined, now: number): Promise<void> {
-    const { database } = this.deps
-    const target = this.deps.targets[delivery.target]
-    const attempts = delivery.attempts + 1
-    const outcome = attempt ? classify(attempt.status) : 'failed'
-    let settlement: Settlement
-    if (outcome === 'sent') {
-      // Through a transaction, so settlements share commits (SQLite's group commit).
-      await database.transaction((trx) =>
-        this.outbox.settleDelivery(trx, delivery.id, {
-          status: 'sent',
-          sent_at: now,
-          attempts,
-          updated: now,
-        }),
-      )
-      settlement = { outcome: 'sent' }
-    } else {
-      const failure = failureOf(attempt)
-      const last_error = describeFailure(failure)
-      if (outcome === 'retry' && now - delivery.created < GIVE_UP_AFTER_MS) {
-        const next = now + retryDelay(attempts, this.options.jitter())
-        await database.transaction((trx) =>
-          this.outbox.settleDelivery(trx, delivery.id, {
-            attempts,
-            next_attempt_at: next,
-            last_error,
-            updated: now,
-          }),
-        )
-        settlement = { outcome: 'retry', failure, nextAttempt: next }
-      } else {
-        // In one transaction with what the target does about it (a chatbot's case: its next
-        // delivery cannot be claimed before the handover abandons it).
-        await database.transaction(async (trx) => {
-          await this.outbox.settleDelivery(trx, delivery.id, {
-            status: 'failed',
-            attempts,
-            last_error,
-            updated: now,
-          })
-          await target.failing?.(trx, delivery, now)
-        })
-        settlement = { outcome: 'failed', failure }
-      }
-    }
-    await target.settled(delivery, settlement, now)
   }
 
   /** A database that is away is weather (warn; the next round tries again); anything else, a bug. */

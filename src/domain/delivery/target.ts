@@ -15,11 +15,19 @@ export interface DeliveryMeter {
   event(endpointID: string, outcome: Settlement['outcome']): void
 }
 
-/** One delivery's POST: where, what, and its headers for an attempt made at `now`. */
+/**
+ * One delivery's POST: where, what, and how it is signed (plain data, so the sender thread can
+ * take it: see ChainSender). Its signed headers are made per attempt by `signedHeaders`.
+ */
 export interface DeliveryRequest {
+  /** The delivery's ID, its `webhook-id` on every attempt. */
+  id: string
   url: string
   body: string
-  headers(now: number): Record<string, string>
+  /** The target's Standard Webhooks secret (`whsec_…` or base64). */
+  secretKey: string
+  /** Sent with every attempt besides the signature's. */
+  headers: Record<string, string>
 }
 
 /** How an attempt ended for the outbox: done, tried again later, or failed for good. */
@@ -52,28 +60,38 @@ export interface DeliveryTarget {
 
 export type DeliveryTargets = Record<DeliveryTargetKind, DeliveryTarget>
 
-/**
- * Signed as Standard Webhooks: `webhook-id` is the delivery's (the same on every attempt), the
- * timestamp and signature are each attempt's.
- */
-export function signedRequest(
-  deliveryID: string,
+/** A delivery's request, signed as Standard Webhooks (see `signedHeaders`). */
+export const signedRequest = (
+  id: string,
   url: string,
   secretKey: string,
   body: string,
-  extraHeaders: Record<string, string> = {},
-): DeliveryRequest {
-  const signer = new Webhook(secretKey)
+  headers: Record<string, string> = {},
+): DeliveryRequest => ({ id, url, body, secretKey, headers })
+
+/** Signers by secret: a signer decodes its key once (targets are few, their secrets fewer still). */
+const signers = new Map<string, Webhook>()
+function signerOf(secretKey: string): Webhook {
+  let signer = signers.get(secretKey)
+  if (!signer) {
+    if (signers.size >= 1000) signers.clear()
+    signer = new Webhook(secretKey)
+    signers.set(secretKey, signer)
+  }
+  return signer
+}
+
+/**
+ * The headers of an attempt made at `now`, signed as Standard Webhooks: `webhook-id` is the
+ * delivery's (the same on every attempt), the timestamp and signature are each attempt's.
+ */
+export function signedHeaders(request: DeliveryRequest, now: number): Record<string, string> {
   return {
-    url,
-    body,
-    headers: (now: number) => ({
-      'content-type': 'application/json',
-      ...extraHeaders,
-      'webhook-id': deliveryID,
-      'webhook-timestamp': String(Math.floor(now / 1000)),
-      'webhook-signature': signer.sign(deliveryID, new Date(now), body),
-    }),
+    'content-type': 'application/json',
+    ...request.headers,
+    'webhook-id': request.id,
+    'webhook-timestamp': String(Math.floor(now / 1000)),
+    'webhook-signature': signerOf(request.secretKey).sign(request.id, new Date(now), request.body),
   }
 }
 

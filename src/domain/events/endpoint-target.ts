@@ -28,12 +28,13 @@ interface MessageNewData {
 
 /**
  * Deliveries of events to the customer's backend. The body was built in the change's transaction;
- * only `message.new`'s `online` flags are filled per attempt (whom to push is a question of now).
+ * only `message.new`'s `online` flags are filled as each claim is prepared, just before its chain
+ * goes out (whom to push is a question of now), with one presence question for the whole claim.
  * An endpoint failing every attempt for `disableAfterMs` is disabled: its pending deliveries are
  * abandoned, the audit log and its details say why, and nothing more is recorded for it.
  */
 export class EndpointTarget implements DeliveryTarget {
-  readonly chain = ENDPOINT_CHAIN
+  readonly chain: number
   /** Endpoints known to be failing (so a success clears that without a write per delivery). */
   private readonly knownFailing = new Set<string>()
 
@@ -47,34 +48,41 @@ export class EndpointTarget implements DeliveryTarget {
       meter: Pick<DeliveryMeter, 'event'>
       log: Pick<BaseLogger, 'warn'>
       disableAfterMs: number
+      /** How many one claim takes (ENDPOINT_CHAIN). */
+      chain?: number
     },
-  ) {}
+  ) {
+    this.chain = deps.chain ?? ENDPOINT_CHAIN
+  }
 
   async prepare(deliveries: readonly DeliveryRow[]): Promise<Map<string, DeliveryRequest>> {
     const ids = [...new Set(deliveries.map((d) => d.endpoint_id ?? ''))]
     const endpoints = new Map(
       (await this.deps.repositories.events.findEndpoints(this.deps.database.db, ids)).map((e) => [e.id, e]),
     )
+    // Whom message.new is for, asked once for the whole claim (with Redis: one round trip).
+    const events = new Map<string, { data: MessageNewData }>()
+    for (const delivery of deliveries)
+      if (delivery.event_type === 'message.new' && delivery.payload !== null)
+        events.set(delivery.id, JSON.parse(delivery.payload) as { data: MessageNewData })
+    const recipients = [...events.values()].flatMap((event) => event.data.recipients.map((r) => r.userID))
+    const online = recipients.length > 0 ? await this.deps.isOnline([...new Set(recipients)]) : new Set()
+    const secrets = new Map<string, string>()
     const requests = new Map<string, DeliveryRequest>()
     for (const delivery of deliveries) {
       const endpoint = endpoints.get(delivery.endpoint_id ?? '')
       if (endpoint?.active !== 1 || delivery.payload === null) continue
       if (endpoint.failing_since !== null) this.knownFailing.add(endpoint.id)
-      const body =
-        delivery.event_type === 'message.new' ? await this.withPresence(delivery.payload) : delivery.payload
+      const event = events.get(delivery.id)
+      for (const recipient of event?.data.recipients ?? []) recipient.online = online.has(recipient.userID)
+      const secret = secrets.get(endpoint.id) ?? this.deps.sealer.open(endpoint.secret_key)
+      secrets.set(endpoint.id, secret)
       requests.set(
         delivery.id,
-        signedRequest(delivery.id, endpoint.url, this.deps.sealer.open(endpoint.secret_key), body),
+        signedRequest(delivery.id, endpoint.url, secret, event ? JSON.stringify(event) : delivery.payload),
       )
     }
     return requests
-  }
-
-  private async withPresence(payload: string): Promise<string> {
-    const event = JSON.parse(payload) as { data: MessageNewData }
-    const online = await this.deps.isOnline(event.data.recipients.map((r) => r.userID))
-    for (const recipient of event.data.recipients) recipient.online = online.has(recipient.userID)
-    return JSON.stringify(event)
   }
 
   async settled(delivery: DeliveryRow, settlement: Settlement, now: number): Promise<void> {

@@ -1,14 +1,11 @@
+import type { Case, CaseRating } from '../cases/case.js'
+
 /**
  * The events an organization's backend may subscribe to (README "Events to your backend"). Each
- * goes out as `{"type", "timestamp", "organizationID", "data"}`; `data` per type:
- * - message.new: `{message: {messageID, roomID, senderID, type, body, data, created}, recipients:
- *   [{userID, xcUserID, online}]}`: recipients are the room's other participants; `online` is
- *   whether they had a live connection when the attempt was sent (so the backend knows whom to push)
- * - message.read: `{roomID, userID, xcUserID, upTo}` (the user read the room up to that `created`)
- * - case.created / case.handed_over / case.assigned / case.closed: `{case, by}`: the case as the
- *   client API has it; `by` who did it (`user`, `agent`, `chatbot`, `admin`, `system`)
- * - case.rated: `{case, rating: {rating, note, rated}}`
- * - user.created / user.deleted: `{user: {userID, xcUserID, fullName}}`
+ * goes out as `{"type", "timestamp", "organizationID", "data"}`, `data` as EventData has it per
+ * type. The contract (contract/events.ts) holds each one's schema, checked against EventData by
+ * the compiler, and the bodies are written through those schemas (see EventEncoder), which /docs
+ * shows as OpenAPI `webhooks`.
  */
 export const EVENT_TYPES = [
   'message.new',
@@ -30,6 +27,50 @@ export const CHATBOT_EVENT_TYPES: readonly EventType[] = ['case.closed', 'case.h
 export const isEventType = (type: string): type is EventType =>
   (EVENT_TYPES as readonly string[]).includes(type)
 
-/** The body of one event, as signed and sent. */
-export const eventBody = (type: EventType, organizationID: string, now: number, data: unknown) =>
-  JSON.stringify({ type, timestamp: new Date(now).toISOString(), organizationID, data })
+/** A user as events name them. */
+export interface EventUser {
+  userID: string
+  xcUserID: string
+  fullName: string
+}
+
+/** Who moved a case: `user` (the visitor), `agent`, `chatbot`, `admin` or `system`. */
+export interface CaseEvent {
+  case: Case
+  by: string
+}
+
+/** What each event type's `data` holds. */
+export interface EventData {
+  /** A message someone wrote (not system messages), and the room's other participants. */
+  'message.new': {
+    message: {
+      messageID: string
+      roomID: string
+      senderID: string
+      type: number
+      body: string
+      data: Record<string, unknown>
+      created: number
+    }
+    /** `online`: whether they had a live socket when the attempt was made (false as recorded). */
+    recipients: { userID: string; xcUserID: string; online: boolean }[]
+  }
+  /** The user's read mark moved up to the message `created` at `upTo`. */
+  'message.read': { roomID: string; userID: string; xcUserID: string; upTo: number }
+  'case.created': CaseEvent
+  'case.handed_over': CaseEvent
+  'case.assigned': CaseEvent
+  'case.closed': CaseEvent
+  'case.rated': { case: Case; rating: CaseRating }
+  'user.created': { user: EventUser }
+  'user.deleted': { user: EventUser }
+}
+
+/** An event's body, as signed and sent (the contract writes it through the type's schema). */
+export type EventEncoder = <T extends EventType>(
+  type: T,
+  organizationID: string,
+  now: number,
+  data: EventData[T],
+) => string

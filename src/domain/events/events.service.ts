@@ -4,14 +4,15 @@ import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
 import { toCase } from '../cases/case.js'
 import type { Repositories } from '../repositories.js'
-import { CHATBOT_EVENT_TYPES, type EventType, eventBody } from './event-types.js'
+import {
+  CHATBOT_EVENT_TYPES,
+  type EventData,
+  type EventEncoder,
+  type EventType,
+  type EventUser,
+} from './event-types.js'
 
-/** A user as events name them. */
-export interface EventUser {
-  userID: string
-  xcUserID: string
-  fullName: string
-}
+export type { EventUser } from './event-types.js'
 
 /** The ordering key of an endpoint's deliveries: one at a time, in order, per endpoint. */
 export const endpointOrderingKey = (endpointID: string) => `endpoint:${endpointID}`
@@ -27,10 +28,17 @@ export class Events {
       database: Database
       clock: Clock
       repositories: Pick<Repositories, 'events' | 'deliveries' | 'chatbots' | 'users'>
+      /** Writes a body through its type's schema (the contract's, given by the composition root). */
+      encode: EventEncoder
     },
   ) {}
 
-  async record(trx: Kysely<Schema>, organizationID: string, type: EventType, data: unknown): Promise<void> {
+  async record<T extends EventType>(
+    trx: Kysely<Schema>,
+    organizationID: string,
+    type: T,
+    data: EventData[T],
+  ): Promise<void> {
     await this.write(trx, organizationID, type, await this.subscribers(trx, organizationID, type), data)
   }
 
@@ -41,17 +49,17 @@ export class Events {
   }
 
   /** One delivery of the event per endpoint. */
-  private async write(
+  private async write<T extends EventType>(
     trx: Kysely<Schema>,
     organizationID: string,
-    type: EventType,
+    type: T,
     endpoints: readonly { id: string }[],
-    data: unknown,
+    data: EventData[T],
   ): Promise<void> {
     if (endpoints.length === 0) return
     const { deliveries } = this.deps.repositories
     const now = this.deps.clock.now()
-    const payload = eventBody(type, organizationID, now, data)
+    const payload = this.deps.encode(type, organizationID, now, data)
     for (const endpoint of endpoints) {
       await deliveries.recordEventDelivery(trx, {
         id: this.deps.database.ids.next(),
@@ -69,11 +77,11 @@ export class Events {
    * Tells a chatbot that opted in (`events`) what someone else did to a case it had: delivered
    * like its messages (signed, in the case's order), to its URL.
    */
-  async toChatbot(
+  async toChatbot<T extends EventType>(
     trx: Kysely<Schema>,
     row: { id: string; organization_id: string; chatbot_id: string | null },
-    type: EventType,
-    data: unknown,
+    type: T,
+    data: EventData[T],
   ): Promise<void> {
     if (!row.chatbot_id || !CHATBOT_EVENT_TYPES.includes(type)) return
     const chatbot = await this.deps.repositories.chatbots.findChatbot(trx, row.chatbot_id)
@@ -86,7 +94,7 @@ export class Events {
       orderingKey: row.id,
       caseID: row.id,
       eventType: type,
-      payload: eventBody(type, row.organization_id, now, data),
+      payload: this.deps.encode(type, row.organization_id, now, data),
       now,
     })
   }
@@ -102,7 +110,8 @@ export class Events {
     const endpoints = await this.subscribers(trx, organizationID, 'message.new')
     if (endpoints.length === 0) return
     const users = await this.users(trx, organizationID, recipientIDs)
-    const recipients = users.map((user) => ({ userID: user.userID, xcUserID: user.xcUserID }))
+    // `online` is filled when an attempt is made (whom to push is a question of then).
+    const recipients = users.map((user) => ({ userID: user.userID, xcUserID: user.xcUserID, online: false }))
     await this.write(trx, organizationID, 'message.new', endpoints, {
       message: {
         messageID: message.id,
@@ -110,7 +119,7 @@ export class Events {
         senderID: message.sender_id,
         type: message.type,
         body: message.body,
-        data: JSON.parse(message.data) as unknown,
+        data: JSON.parse(message.data) as Record<string, unknown>,
         created: message.created,
       },
       recipients,
@@ -141,7 +150,7 @@ export class Events {
    * chatbot for agents) or `case.assigned`; and its chatbot hears of it if someone else did it.
    */
   async caseMoved(trx: Kysely<Schema>, row: Selectable<CasesTable>, from: string, by: string): Promise<void> {
-    const type: EventType | undefined =
+    const type: 'case.closed' | 'case.handed_over' | 'case.assigned' | undefined =
       row.status === 'closed'
         ? 'case.closed'
         : from === 'bot'
@@ -161,7 +170,8 @@ export class Events {
   }
 
   caseRated(trx: Kysely<Schema>, row: Selectable<CasesTable>): Promise<void> {
-    const rating = { rating: row.rating, note: row.rating_note, rated: row.rated_at }
+    // A rated case: its rating is set (the fallbacks are for the compiler).
+    const rating = { rating: row.rating ?? 0, note: row.rating_note ?? '', rated: row.rated_at ?? 0 }
     return this.record(trx, row.organization_id, 'case.rated', { case: toCase(row), rating })
   }
 
