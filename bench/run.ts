@@ -2,7 +2,7 @@ import pg from 'pg'
 import { benchDelivery, printDelivery } from './delivery.bench.js'
 import { benchHistory } from './history.bench.js'
 import { type Figures, load, printTable, startService } from './lib.js'
-import { benchRealtime, benchRealtimeBaseline, printRealtime } from './realtime.bench.js'
+import { benchRealtime, benchRelay, printRealtime } from './realtime/realtime.bench.js'
 import { benchReports, printReports } from './reports.bench.js'
 import { benchSearch, printSearch } from './search.bench.js'
 import { benchTicket } from './ticket.bench.js'
@@ -59,7 +59,12 @@ if (!only || only === 'history') {
   console.log(`\nHistory pages: 50 connections, ${process.env.BENCH_DURATION ?? 10} s each`)
   printTable(rows, baseline)
 }
-if (!only || only === 'realtime') printRealtime([await benchRealtimeBaseline(), await benchRealtime()])
+if (!only || only === 'realtime') {
+  const rows = [await benchRelay('ws'), await benchRelay('Socket.IO'), await benchRealtime('SQLite')]
+  if (await postgresReachable()) rows.push(await benchRealtime('PostgreSQL', postgresURL))
+  else console.log(`PostgreSQL real time skipped: ${postgresURL} is not reachable`)
+  printRealtime(rows)
+}
 if (!only || only === 'delivery') printDelivery(await benchDelivery())
 if (!only || only === 'delivery' || only === 'events') printDelivery(await benchDelivery('event endpoint'))
 if (!only || only === 'search') {

@@ -235,6 +235,7 @@ export function createServices({
       organizations,
       audit,
       destinations,
+      events,
     }),
     eventSealer,
   }

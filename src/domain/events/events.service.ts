@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Clock } from '../../lib/clock.js'
+import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
 import { toCase } from '../cases/case.js'
@@ -13,6 +14,8 @@ export interface EventUser {
   fullName: string
 }
 
+const SUBSCRIBED_CACHE_MS = 1000
+
 /** The ordering key of an endpoint's deliveries: one at a time, in order, per endpoint. */
 export const endpointOrderingKey = (endpointID: string) => `endpoint:${endpointID}`
 
@@ -22,13 +25,35 @@ export const endpointOrderingKey = (endpointID: string) => `endpoint:${endpointI
  * subscribes to the type. The one delivery worker sends them (see EndpointTarget).
  */
 export class Events {
+  /** Each organization's subscribed event types, for senders deciding whether to record at all. */
+  private readonly subscribed: TTLCache<string, Set<string>>
+
   constructor(
     private readonly deps: {
       database: Database
       clock: Clock
       repositories: Pick<Repositories, 'events' | 'deliveries' | 'chatbots' | 'users'>
     },
-  ) {}
+  ) {
+    this.subscribed = new TTLCache(deps.clock, SUBSCRIBED_CACHE_MS, async (organizationID) => {
+      const endpoints = await deps.repositories.events.activeEndpoints(deps.database.db, organizationID)
+      return new Set(endpoints.flatMap((endpoint) => JSON.parse(endpoint.event_types) as string[]))
+    })
+  }
+
+  /**
+   * Whether any endpoint of the organization may take `type`: false means no event to record, so a
+   * message can be stored without a transaction. Up to a second stale for changes made by other
+   * instances (this one forgets at once: `forget`); recording itself reads the endpoints afresh.
+   */
+  async mayRecord(organizationID: string, type: EventType): Promise<boolean> {
+    return (await this.subscribed.get(organizationID)).has(type)
+  }
+
+  /** The organization's endpoints changed (on this instance). */
+  forget(organizationID: string): void {
+    this.subscribed.delete(organizationID)
+  }
 
   async record(trx: Kysely<Schema>, organizationID: string, type: EventType, data: unknown): Promise<void> {
     await this.write(trx, organizationID, type, await this.subscribers(trx, organizationID, type), data)
