@@ -7,6 +7,22 @@ values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 on conflict ("sender_id", "local_id", "room_id") do nothing
 returning "id"
 
+-- messages.page (before)
+-- parameters: roomID, bound, limit
+select *
+from "messages"
+where "room_id" = $1 and "created" < $2
+order by "created" desc
+limit $3
+
+-- messages.page (after)
+-- parameters: roomID, bound, limit
+select *
+from "messages"
+where "room_id" = $1 and "created" > $2
+order by "created" asc
+limit $3
+
 -- messages.storeOnPostgres (indexed)
 -- parameters: created, 1, created, room_id, sender_id, local_id, room_id, id, room_id, sender_id, local_id, type, body, data, quote, reply_to, created, updated, is_deleted, words
 with "bump" as (

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { prepareQuery } from '../../storage/prepared.js'
 import type { Schema } from '../../storage/schema.js'
 import { unindexMessages } from '../search/search.repository.js'
 
@@ -42,18 +43,27 @@ export const findMessages = (db: Kysely<Schema>, ids: readonly string[]) =>
  * A page of the room's messages beyond `bound`: `before` it, newest first, or `after` it, oldest
  * first. `created` is unique within a room, so consecutive pages neither overlap nor leave gaps.
  */
-export const listPage = (
-  db: Kysely<Schema>,
-  page: { roomID: string; direction: 'before' | 'after'; bound: number; limit: number },
-) =>
-  db
-    .selectFrom('messages')
-    .selectAll()
-    .where('room_id', '=', page.roomID)
-    .where('created', page.direction === 'before' ? '<' : '>', page.bound)
-    .orderBy('created', page.direction === 'before' ? 'desc' : 'asc')
-    .limit(page.limit)
-    .execute()
+export const listPage = (db: Kysely<Schema>, page: Page) => pageOf.run(db, page)
+
+interface Page {
+  roomID: string
+  direction: 'before' | 'after'
+  bound: number
+  limit: number
+}
+
+const pageOf = prepareQuery(
+  'messages.page',
+  (db, page: Page, direction) =>
+    db
+      .selectFrom('messages')
+      .selectAll()
+      .where('room_id', '=', page.roomID)
+      .where('created', direction === 'before' ? '<' : '>', page.bound)
+      .orderBy('created', direction === 'before' ? 'desc' : 'asc')
+      .limit(page.limit),
+  { shapeOf: (page) => page.direction, shapes: ['before', 'after'] },
+)
 
 /** The sender's messages in the room created in (after, upTo], newest first, at most `limit`. */
 export const sentBetween = (

@@ -81,7 +81,7 @@ const pick = <C extends string>(row: Record<string, unknown>, prefix: string, co
 export async function readRoom(
   db: Kysely<Schema>,
   roomID: string,
-  userIDs: readonly [string, string?],
+  userIDs: readonly [string, (string | undefined)?],
 ): Promise<RoomRead | undefined> {
   const [userA, userB = userA] = userIDs
   const rows = (await roomWithParticipants.run(db, { roomID, userA, userB })) as Record<string, unknown>[]

@@ -203,7 +203,9 @@ export class RoomsService {
 
   /** The room and its participants, if the caller may see it and is in it. */
   async access(client: ClientIdentity, roomID: string, { participantOnly = true } = {}): Promise<RoomAccess> {
-    const read = await this.repositories.rooms.readRoom(this.database.db, roomID, [client.userID])
+    // In a personal room, both users' rows come along: they are who sent its messages.
+    const users = [client.userID, personalPeer(roomID, client.userID)] as const
+    const read = await this.repositories.rooms.readRoom(this.database.db, roomID, users)
     return this.checked(client, roomID, read, { participantOnly })
   }
 
