@@ -4,6 +4,7 @@ import { benchHistory } from './history.bench.js'
 import { type Figures, load, printTable, startService } from './lib.js'
 import { benchRealtime, benchRelay, printRealtime } from './realtime/realtime.bench.js'
 import { benchReports, printReports } from './reports.bench.js'
+import { benchScale, printScale } from './scale.bench.js'
 import { benchSearch, printSearch } from './search.bench.js'
 import { benchTicket } from './ticket.bench.js'
 import { benchUploads, printUploads } from './upload.bench.js'
@@ -16,7 +17,8 @@ import { benchWebhook } from './webhook.bench.js'
 
 const postgresURL =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const only = process.env.BENCH_ONLY
+// `npm run bench -- --scale`: only how costs grow with the data (see scale.bench.ts).
+const only = process.argv.includes('--scale') ? 'scale' : process.env.BENCH_ONLY
 
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: postgresURL })
@@ -83,3 +85,8 @@ if (!only || only === 'reports') {
   printReports(rows)
 }
 if (!only || only === 'upload') printUploads(await benchUploads())
+if (only === 'scale') {
+  const rows = [await benchScale('SQLite')]
+  if (await postgresReachable()) rows.push(await benchScale('PostgreSQL', postgresURL))
+  printScale(rows)
+}
