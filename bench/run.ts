@@ -6,13 +6,14 @@ import { benchRealtime, benchRelay, printRealtime } from './realtime/realtime.be
 import { benchReports, printReports } from './reports.bench.js'
 import { benchScale, printScale } from './scale.bench.js'
 import { benchSearch, printSearch } from './search.bench.js'
+import { benchStartup, printStartup } from './startup.bench.js'
 import { benchTicket } from './ticket.bench.js'
 import { benchUploads, printUploads } from './upload.bench.js'
 import { benchWebhook } from './webhook.bench.js'
 
 // `npm run bench`: each figure next to a baseline measured in the same run (a bare Fastify route
 // for HTTP, a bare ws relay for real time, the bot itself for delivery).
-// BENCH_ONLY=http|history|realtime|delivery|search|reports|upload runs one part.
+// BENCH_ONLY=http|history|realtime|delivery|search|reports|upload|startup runs one part.
 // PostgreSQL scenarios use BENCH_DATABASE_URL, else DATABASE_URL, else the local server.
 
 const postgresURL =
@@ -85,6 +86,7 @@ if (!only || only === 'reports') {
   printReports(rows)
 }
 if (!only || only === 'upload') printUploads(await benchUploads())
+if (!only || only === 'startup') printStartup(await benchStartup())
 if (only === 'scale') {
   const rows = [await benchScale('SQLite')]
   if (await postgresReachable()) rows.push(await benchScale('PostgreSQL', postgresURL))

@@ -34,8 +34,7 @@ async function openAPIDocument(): Promise<OpenAPI3> {
       delivery: { autoStart: false },
     })
     try {
-      await app.ready()
-      return app.swagger() as OpenAPI3
+      return (await app.inject({ method: 'GET', url: '/docs/json' })).json() as OpenAPI3
     } finally {
       await app.close()
     }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import multipart from '@fastify/multipart'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { DestinationStream } from 'pino'
 import { agentAPI } from './api/agent/index.js'
 import { authAPI } from './api/auth/index.js'
@@ -26,8 +26,8 @@ import { useDocs } from './http/docs.js'
 import { ErrorFormats, useErrorMapping } from './http/errors.js'
 import { loggerOptions } from './http/logging.js'
 import { useMetrics } from './http/metrics.js'
-import { useResponseSchemas } from './http/serialization.js'
-import { useZodSchemas } from './http/validation.js'
+import { responseSerializerCompiler } from './http/serialization.js'
+import { zodValidatorCompiler } from './http/validation.js'
 import { type Clock, systemClock } from './lib/clock.js'
 import { DestinationPolicy } from './lib/destinations.js'
 import { GATEWAY_DEFAULTS, gateway } from './realtime/gateway.js'
@@ -62,6 +62,18 @@ export interface AppOptions {
   delivery?: Partial<DeliveryOptions> & { autoStart?: boolean; endpointDisableAfterMs?: number }
 }
 
+/**
+ * Requests are checked by their zod schemas and answers written by serialisers compiled from them on
+ * first use. Given to Fastify as it is created, its own compilers (Ajv, fast-json-stringify) are
+ * never loaded, not even for routes without schemas. (Its option types are Ajv's: hence the cast.)
+ */
+const OUR_COMPILERS = {
+  compilersFactory: {
+    buildValidator: () => zodValidatorCompiler,
+    buildSerializer: () => responseSerializerCompiler,
+  },
+} as unknown as FastifyServerOptions['schemaController']
+
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string
 }
@@ -82,6 +94,7 @@ export async function buildApp(options: AppOptions) {
     bodyLimit: BODY_LIMIT,
     // Behind a load balancer: the client's address (rate limits, logs) and https (Secure cookies).
     trustProxy: config.trustProxy,
+    schemaController: OUR_COMPILERS,
   })
   // Before any ID is issued: this process's worker number in the database (storage/id-workers.ts).
   // Several apps in one process (tests) on one database handle share its lease.
@@ -112,7 +125,7 @@ export async function buildApp(options: AppOptions) {
   app.decorate('redis', redis)
   app.decorate('services', services)
   // Before any route, so that the document sees every one (/metrics is added next).
-  await useDocs(app, config.publicURL, version)
+  useDocs(app, config.publicURL, version)
   const metrics = useMetrics(app, () => services.files.usagePerOrganization())
   const {
     autoStart = true,
@@ -174,8 +187,6 @@ export async function buildApp(options: AppOptions) {
 
   useErrorMapping(app, errorFormats)
   useJSONBodies(app)
-  useZodSchemas(app)
-  useResponseSchemas(app)
   await useCORS(app, config.corsOrigins)
   // Uploads' bodies (after useJSONBodies, which starts the parsers afresh): read by the upload
   // routes as streams, one file each; one byte past the limit is enough to refuse it (413).

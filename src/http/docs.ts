@@ -1,6 +1,4 @@
-import swagger from '@fastify/swagger'
-import swaggerUI from '@fastify/swagger-ui'
-import type { FastifyInstance, RouteOptions } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { responseJSONSchema } from './serialization.js'
 import { requestJSONSchema } from './validation.js'
 
@@ -98,9 +96,58 @@ export function operationIdOf(url: string): string {
   return words.map((word, index) => (index === 0 ? word : word[0]?.toUpperCase() + word.slice(1))).join('')
 }
 
-/** The OpenAPI document of every JSON endpoint, built from the routes' zod schemas, at /docs. */
-export async function useDocs(app: FastifyInstance, publicURL: string, version: string): Promise<void> {
-  await app.register(swagger, {
+/** Response headers of the documentation instance that the answer to the client does not repeat. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date'])
+
+/**
+ * The OpenAPI document of every JSON endpoint, built from the routes' zod schemas, and Swagger UI,
+ * at /docs. Both are loaded on the first request to /docs, not at start (Swagger UI, its static
+ * files, the YAML writer): the routes are recorded as they are added, and that first request builds
+ * an instance of their own (@fastify/swagger and @fastify/swagger-ui, never listening) from them,
+ * which then answers every /docs request through `inject`.
+ */
+export function useDocs(app: FastifyInstance, publicURL: string, version: string): void {
+  const routes: RouteOptions[] = []
+  // The route's options themselves: the security each family documents is added to them later on.
+  // Hidden routes (these below among them) and HEAD routes are not documented.
+  app.addHook('onRoute', (route) => {
+    if (route.method !== 'HEAD' && !route.schema?.hide) routes.push(route)
+  })
+  let documentation: Promise<FastifyInstance> | undefined
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    documentation ??= documentationApp(routes, publicURL, version).catch((error: unknown) => {
+      documentation = undefined
+      throw error
+    })
+    const answer = await (await documentation).inject({
+      method: request.method as 'GET' | 'HEAD',
+      url: request.url,
+      headers: request.headers,
+    })
+    // Outside what Swagger UI serves: the app's own 404, as for any path it does not know.
+    if (answer.statusCode === 404) {
+      reply.callNotFound()
+      return reply
+    }
+    for (const [name, value] of Object.entries(answer.headers))
+      if (!HOP_BY_HOP.has(name) && value !== undefined) reply.header(name, value)
+    return reply.code(answer.statusCode).send(answer.rawPayload)
+  }
+  for (const path of ['/docs', '/docs/', '/docs/*']) app.get(path, { schema: { hide: true } }, forward)
+}
+
+/** An instance holding the recorded routes (handlers left out), the document and Swagger UI. */
+async function documentationApp(routes: RouteOptions[], publicURL: string, version: string) {
+  const [{ default: Fastify }, { default: swagger }, { default: swaggerUI }] = await Promise.all([
+    import('fastify'),
+    import('@fastify/swagger'),
+    import('@fastify/swagger-ui'),
+  ])
+  const docs = Fastify({ logger: false })
+  // Nothing is validated or serialised here: the schemas are only read, to be documented.
+  docs.setValidatorCompiler(() => () => true)
+  docs.setSerializerCompiler(() => (data) => JSON.stringify(data))
+  await docs.register(swagger, {
     openapi: {
       openapi: OPENAPI_VERSION,
       info: {
@@ -131,5 +178,9 @@ export async function useDocs(app: FastifyInstance, publicURL: string, version: 
       return { schema: converted, url }
     },
   })
-  await app.register(swaggerUI, { routePrefix: '/docs' })
+  await docs.register(swaggerUI, { routePrefix: '/docs' })
+  for (const { method, url, schema } of routes)
+    docs.route({ method, url, schema, exposeHeadRoute: false, handler: async () => null })
+  await docs.ready()
+  return docs
 }

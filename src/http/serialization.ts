@@ -1,5 +1,6 @@
-import fastJson from 'fast-json-stringify'
-import type { FastifyInstance } from 'fastify'
+import { createRequire } from 'node:module'
+import type fastJson from 'fast-json-stringify'
+import type { FastifyInstance, FastifySerializerCompiler } from 'fastify'
 import { z } from 'zod'
 
 // Every JSON answer is written by the serialiser Fastify compiles from its route's response schema
@@ -40,6 +41,23 @@ export function responseJSONSchema(schema: unknown): unknown {
   return typeListsForNull(jsonSchema)
 }
 
+const require = createRequire(import.meta.url)
+
+/**
+ * The serialiser of a route's answer, compiled as the route first answers with it, not at start:
+ * most routes of a running server are never called, and compiling all of them took a third of the
+ * start-up (fast-json-stringify and the validator it checks schemas with are loaded then, too).
+ */
+export const responseSerializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
+  let serialize: ((data: unknown) => string) | undefined
+  return (data) => {
+    serialize ??= (require('fast-json-stringify') as typeof fastJson)(
+      responseJSONSchema(schema) as JSONSchema,
+    )
+    return serialize(data)
+  }
+}
+
 export function useResponseSchemas(app: FastifyInstance): void {
-  app.setSerializerCompiler(({ schema }) => fastJson(responseJSONSchema(schema) as JSONSchema))
+  app.setSerializerCompiler(responseSerializerCompiler)
 }

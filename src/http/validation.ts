@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyTypeProvider } from 'fastify'
+import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify'
 import { z } from 'zod'
 import { AppError, BODY_NOT_OBJECT, paramError } from '../errors/app-error.js'
 import { holdsOnlyText } from '../lib/formats.js'
@@ -62,16 +62,15 @@ export function parseParams<T>(schema: z.ZodType<T>, data: unknown): T {
   return checked.value
 }
 
-export function useZodSchemas(app: FastifyInstance): void {
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    const zodSchema = schema as unknown as z.ZodType
-    return (data: unknown) => {
-      if (httpPart === 'body' && !isPlainObject(data))
-        return { error: new AppError('invalidParam', BODY_NOT_OBJECT) }
-      // Fastify validates params, querystring and headers too: objects, though not always plain.
-      return check(zodSchema, { ...(data as Record<string, unknown>) })
-    }
-  })
+/** Request parts are checked by their zod schemas (with the spec's messages), as `check` does. */
+export const zodValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const zodSchema = schema as unknown as z.ZodType
+  return (data: unknown) => {
+    if (httpPart === 'body' && !isPlainObject(data))
+      return { error: new AppError('invalidParam', BODY_NOT_OBJECT) }
+    // Fastify validates params, querystring and headers too: objects, though not always plain.
+    return check(zodSchema, { ...(data as Record<string, unknown>) })
+  }
 }
 
 /**

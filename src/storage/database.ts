@@ -1,7 +1,8 @@
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { type DatabaseIntrospector, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
-import pg from 'pg'
+import type pg from 'pg'
 import type { Config } from '../config/config.js'
 import { retryConflicts } from '../errors/faults.js'
 import { DATABASE_FILE, privateDatabaseFiles, privateDataDir } from './data-dir.js'
@@ -39,9 +40,12 @@ export interface Database {
 }
 
 const INT8_OID = 20
+const require = createRequire(import.meta.url)
 
 export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): Database {
   if (config.databaseURL) {
+    // Loaded with DATABASE_URL only: an embedded database never needs the driver (start-up time).
+    const pg: typeof import('pg').default = require('pg')
     const pool = new pg.Pool({
       connectionString: config.databaseURL,
       max: 20,

@@ -1,4 +1,5 @@
-import { Redis, type RedisOptions } from 'ioredis'
+import { createRequire } from 'node:module'
+import type { Redis, RedisOptions } from 'ioredis'
 import type { BaseLogger } from 'pino'
 
 /** The hub waits out an outage: commands queue with no retry limit, reconnecting at least every 2 s. */
@@ -26,8 +27,10 @@ export class RedisConnections {
   readonly logins: Redis
 
   constructor(url: string, log: Pick<BaseLogger, 'warn'>) {
+    // Loaded with REDIS_URL only, as this class is used: one instance without Redis never needs it.
+    const { Redis: Client }: typeof import('ioredis') = createRequire(import.meta.url)('ioredis')
     const open = (name: string, options: RedisOptions) => {
-      const connection = new Redis(url, options)
+      const connection = new Client(url, options)
       connection.on('error', (error: Error) =>
         log.warn({ err: error, connection: name }, 'redis: connection problem'),
       )

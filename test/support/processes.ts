@@ -50,9 +50,12 @@ export interface ServerProcess {
   exited: Promise<number | null>
 }
 
-/** Starts `node dist/main.js` on a free port and waits until it listens. */
-export function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['dist/main.js'], {
+/** Starts `node dist/main.js` (after `nodeArgs`) on a free port and waits until it listens. */
+export function startServerProcess(
+  env: Record<string, string | undefined>,
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...LOCAL_BOTS_ALLOWED, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import fastifyStatic from '@fastify/static'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../errors/app-error.js'
 
 /** Where `npm run build` (run at install time) puts the console: the same path from src/ and dist/. */
@@ -10,6 +9,17 @@ export const CONSOLE_DIR = fileURLToPath(new URL('../../../dist/console/', impor
 const PREFIX = '/console/'
 /** The app's own paths are words and IDs; a last segment with an extension names a file. */
 const LOOKS_LIKE_A_FILE = /\/[^/]+\.[a-z0-9]+$/i
+/** Vite names assets by content hash: they never change. The page itself is always revalidated. */
+const cacheControlOf = (file: string) =>
+  file.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable'
+
+/** The build's files, as paths under /console/ (`assets/index-….js`): listed at start, not read. */
+function filesOf(root: string): Set<string> {
+  const paths = readdirSync(root, { recursive: true, encoding: 'utf8' })
+  return new Set(
+    paths.filter((path) => statSync(join(root, path)).isFile()).map((path) => path.split(sep).join('/')),
+  )
+}
 
 /**
  * The console can only reach this origin: the agent API and /connect, nothing else (a message's
@@ -41,23 +51,32 @@ export async function consoleApp(fastify: FastifyInstance, options: { root?: str
   fastify.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith(PREFIX)) reply.headers(SECURITY_HEADERS)
   })
-  await fastify.register(fastifyStatic, {
-    root,
-    prefix: PREFIX,
-    // Files are routed one by one at start, which leaves the wildcard to the app's own routes.
-    wildcard: false,
-    // Vite names assets by content hash: they never change. The page itself is always revalidated.
-    setHeaders: (reply, path) => {
-      reply.header(
-        'cache-control',
-        path.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
-      )
-    },
-  })
-  fastify.get(`${PREFIX}*`, { schema: { hide: true } }, async (request, reply) => {
+  // Only the files the build holds are served (nothing a path with dots or slashes could reach),
+  // streamed from disk by @fastify/send (ETag, ranges, HEAD), loaded as the console is first asked for.
+  const files = filesOf(root)
+  let sender: Promise<typeof import('@fastify/send').default> | undefined
+  const serve = async (request: FastifyRequest, reply: FastifyReply, file: string) => {
+    sender ??= import('@fastify/send').then((module) => module.default)
+    const { statusCode, headers, stream, type, metadata } = await (await sender)(
+      request.raw,
+      `/${encodeURI(file)}`,
+      { root },
+    )
+    if (type !== 'file') {
+      // A file gone since start is a 404; a range the file cannot satisfy a 416, as its error says.
+      const { error } = metadata as { error?: Error & { status?: number; code?: string } }
+      if (error && error.status !== 404 && error.code !== 'ENOENT') throw error
+      throw new AppError('notFound', 'No such file')
+    }
+    return reply.code(statusCode).headers(headers).header('cache-control', cacheControlOf(file)).send(stream)
+  }
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = (request.params as { '*'?: string })['*'] ?? ''
+    if (files.has(path)) return serve(request, reply, path)
     // A missing file (an asset of an older build, say) is a 404, not the page in its place.
     if (LOOKS_LIKE_A_FILE.test(request.url.split('?')[0] as string))
       throw new AppError('notFound', 'No such file')
-    return reply.header('cache-control', 'no-cache').sendFile('index.html')
-  })
+    return serve(request, reply, 'index.html')
+  }
+  for (const path of [PREFIX, `${PREFIX}*`]) fastify.get(path, { schema: { hide: true } }, page)
 }

@@ -1,4 +1,4 @@
-import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose'
+import type { JWTPayload } from 'jose'
 import { LRUCache } from 'lru-cache'
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
@@ -12,6 +12,14 @@ export interface ClientIdentity {
   userID: string
   organizationID: string
   sessionID: string
+}
+
+type Jose = typeof import('jose')
+let jose: Jose | undefined
+/** jose, loaded as the first token is signed or checked rather than at start (start-up time). */
+const loadJose = async (): Promise<Jose> => {
+  jose ??= await import('jose')
+  return jose
 }
 
 /**
@@ -35,6 +43,7 @@ export class AccessTokens {
   async sign(identity: ClientIdentity): Promise<{ accessToken: string; accessTokenExpiry: number }> {
     const issuedAt = Math.floor(this.clock.now() / 1000)
     const expiresAt = issuedAt + ACCESS_TOKEN_LIFETIME_MS / 1000
+    const { SignJWT } = jose ?? (await loadJose())
     const accessToken = await new SignJWT({ org: identity.organizationID, sid: identity.sessionID })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(identity.userID)
@@ -55,6 +64,7 @@ export class AccessTokens {
       if (known.expiresAt > Math.floor(this.clock.now() / 1000) || allowExpired) return known.identity
       throw new AppError('expiredToken', 'access token has expired')
     }
+    const { errors, jwtVerify } = jose ?? (await loadJose())
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],

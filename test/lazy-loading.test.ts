@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, test } from 'vitest'
+import { send } from './support/app.js'
+import { startServerProcess } from './support/processes.js'
+
+// Start-up loads what the configuration needs (README, Performance): on SQLite without Redis, the
+// PostgreSQL and Redis clients, Swagger, Prometheus' client, S3's SDK, sharp and jose wait for the
+// request that needs them. The built server runs with a test-only hook (support/module-log.mjs)
+// that lists, as the process exits, every module it loaded.
+
+/** What a hidden regression would load at start: each package, and where it is needed. */
+const LAZY = [
+  'pg', // DATABASE_URL
+  'ioredis', // REDIS_URL
+  '@fastify/swagger', // /docs
+  '@fastify/swagger-ui',
+  'yaml',
+  'prom-client', // /metrics
+  '@fastify/send', // the console's files
+  'jose', // access tokens
+  '@aws-sdk/client-s3', // S3_BUCKET
+  'sharp', // an image's thumbnail
+  '@fastify/ajv-compiler', // never: routes are checked with zod
+]
+
+/** The packages a process loaded, by name (`@scope/name` or `name`). */
+function packagesLoaded(log: string): Set<string> {
+  const names = log.split('\n').map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1])
+  return new Set(names.filter((name): name is string => name !== undefined))
+}
+
+/** Starts the built server on SQLite with the module log, runs `requests`, stops it: what it loaded. */
+async function loadedBy(requests: (url: string) => Promise<void>): Promise<Set<string>> {
+  const DATA_DIR = mkdtempSync(join(tmpdir(), 'parley-lazy-'))
+  const MODULE_LOG = join(DATA_DIR, 'modules.log')
+  const server = await startServerProcess({ DATA_DIR, MODULE_LOG }, [
+    '--import',
+    './test/support/module-log.mjs',
+  ])
+  try {
+    await requests(server.url)
+  } finally {
+    server.child.kill('SIGTERM')
+  }
+  expect(await server.exited).toBe(0)
+  return packagesLoaded(readFileSync(MODULE_LOG, 'utf8'))
+}
+
+test('on SQLite without Redis, a server answering /healthz has loaded none of what waits for a request', async () => {
+  const loaded = await loadedBy(async (url) => {
+    expect((await send(`${url}/healthz`, { method: 'GET' })).status).toBe(200)
+  })
+  // The log sees what is loaded, ES modules and CommonJS alike.
+  expect(loaded).toContain('fastify')
+  expect(loaded).toContain('better-sqlite3')
+  expect(loaded).toContain('kysely')
+  expect(LAZY.filter((name) => loaded.has(name))).toEqual([])
+})
+
+test('the first /docs, /metrics and console page load theirs, and answer as before', async () => {
+  const loaded = await loadedBy(async (url) => {
+    const document = await send(`${url}/docs/json`, { method: 'GET' })
+    expect(document.json.info.title).toBe('Parley')
+    expect((await send(`${url}/docs`, { method: 'GET', redirect: 'follow' })).text).toContain('swagger')
+    // A path Swagger UI does not serve is the app's own 404, in the envelope.
+    expect((await send(`${url}/docs/nothing-here`, { method: 'GET' })).json.error.code).toBe('40400')
+    expect((await send(`${url}/metrics`, { method: 'GET' })).text).toContain('parley_deliveries_sent_total 0')
+    expect((await send(`${url}/console/`, { method: 'GET' })).text).toContain('<div id="root">')
+  })
+  for (const name of ['@fastify/swagger', '@fastify/swagger-ui', 'prom-client', '@fastify/send'])
+    expect(loaded).toContain(name)
+  expect(loaded).not.toContain('pg')
+  expect(loaded).not.toContain('ioredis')
+})
