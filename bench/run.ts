@@ -2,8 +2,9 @@ import pg from 'pg'
 import { benchDelivery, printDelivery } from './delivery.bench.js'
 import { benchHistory } from './history.bench.js'
 import { type Figures, load, printTable, startService } from './lib.js'
-import { benchRealtime, benchRealtimeBaseline, printRealtime } from './realtime.bench.js'
+import { benchRealtime, benchRelay, printRealtime } from './realtime/realtime.bench.js'
 import { benchReports, printReports } from './reports.bench.js'
+import { benchScale, printScale } from './scale.bench.js'
 import { benchSearch, printSearch } from './search.bench.js'
 import { benchStartup, printStartup } from './startup.bench.js'
 import { benchTicket } from './ticket.bench.js'
@@ -17,7 +18,8 @@ import { benchWebhook } from './webhook.bench.js'
 
 const postgresURL =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const only = process.env.BENCH_ONLY
+// `npm run bench -- --scale`: only how costs grow with the data (see scale.bench.ts).
+const only = process.argv.includes('--scale') ? 'scale' : process.env.BENCH_ONLY
 
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: postgresURL })
@@ -60,7 +62,12 @@ if (!only || only === 'history') {
   console.log(`\nHistory pages: 50 connections, ${process.env.BENCH_DURATION ?? 10} s each`)
   printTable(rows, baseline)
 }
-if (!only || only === 'realtime') printRealtime([await benchRealtimeBaseline(), await benchRealtime()])
+if (!only || only === 'realtime') {
+  const rows = [await benchRelay('ws'), await benchRelay('Socket.IO'), await benchRealtime('SQLite')]
+  if (await postgresReachable()) rows.push(await benchRealtime('PostgreSQL', postgresURL))
+  else console.log(`PostgreSQL real time skipped: ${postgresURL} is not reachable`)
+  printRealtime(rows)
+}
 if (!only || only === 'delivery' || only === 'events') {
   // BENCH_ONLY=events: the event endpoint alone.
   const targets = only === 'events' ? (['event endpoint'] as const) : (['chatbot', 'event endpoint'] as const)
@@ -88,3 +95,8 @@ if (!only || only === 'reports') {
 }
 if (!only || only === 'upload') printUploads(await benchUploads())
 if (!only || only === 'startup') printStartup(await benchStartup())
+if (only === 'scale') {
+  const rows = [await benchScale('SQLite')]
+  if (await postgresReachable()) rows.push(await benchScale('PostgreSQL', postgresURL))
+  printScale(rows)
+}

@@ -236,6 +236,7 @@ export function createServices({
       organizations,
       audit,
       destinations,
+      events,
     }),
     eventSealer,
   }

@@ -11,6 +11,7 @@ import type { OrganizationsService } from '../organizations/organizations.servic
 import type { Repositories } from '../repositories.js'
 import { type EventType, isEventType } from './event-types.js'
 import type { EndpointRow } from './events.repository.js'
+import type { Events } from './events.service.js'
 
 export interface EventEndpoint {
   endpointID: string
@@ -73,6 +74,7 @@ export class EventEndpoints {
       organizations: OrganizationsService
       audit: AuditLog
       destinations: DestinationPolicy
+      events: Pick<Events, 'forget'>
     },
   ) {}
 
@@ -112,6 +114,7 @@ export class EventEndpoints {
         trx,
       )
     })
+    this.deps.events.forget(organizationID)
     return this.details(id)
   }
 
@@ -162,6 +165,7 @@ export class EventEndpoints {
       const detail = { endpointID, url: changes.url, eventTypes, active: changes.active }
       await this.deps.audit.record(actor, before.organizationID, 'event_endpoint.update', detail, trx)
     })
+    this.deps.events.forget(before.organizationID)
     return this.details(endpointID)
   }
 

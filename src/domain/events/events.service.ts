@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Clock } from '../../lib/clock.js'
+import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
 import { toCase } from '../cases/case.js'
@@ -14,6 +15,8 @@ import {
 
 export type { EventUser } from './event-types.js'
 
+const SUBSCRIBED_CACHE_MS = 1000
+
 /** The ordering key of an endpoint's deliveries: one at a time, in order, per endpoint. */
 export const endpointOrderingKey = (endpointID: string) => `endpoint:${endpointID}`
 
@@ -23,6 +26,9 @@ export const endpointOrderingKey = (endpointID: string) => `endpoint:${endpointI
  * subscribes to the type. The one delivery worker sends them (see EndpointTarget).
  */
 export class Events {
+  /** Each organization's subscribed event types, for senders deciding whether to record at all. */
+  private readonly subscribed: TTLCache<string, Set<string>>
+
   constructor(
     private readonly deps: {
       database: Database
@@ -31,7 +37,26 @@ export class Events {
       /** Writes a body through its type's schema (the contract's, given by the composition root). */
       encode: EventEncoder
     },
-  ) {}
+  ) {
+    this.subscribed = new TTLCache(deps.clock, SUBSCRIBED_CACHE_MS, async (organizationID) => {
+      const endpoints = await deps.repositories.events.activeEndpoints(deps.database.db, organizationID)
+      return new Set(endpoints.flatMap((endpoint) => JSON.parse(endpoint.event_types) as string[]))
+    })
+  }
+
+  /**
+   * Whether any endpoint of the organization may take `type`: false means no event to record, so a
+   * message can be stored without a transaction. Up to a second stale for changes made by other
+   * instances (this one forgets at once: `forget`); recording itself reads the endpoints afresh.
+   */
+  async mayRecord(organizationID: string, type: EventType): Promise<boolean> {
+    return (await this.subscribed.get(organizationID)).has(type)
+  }
+
+  /** The organization's endpoints changed (on this instance). */
+  forget(organizationID: string): void {
+    this.subscribed.delete(organizationID)
+  }
 
   async record<T extends EventType>(
     trx: Kysely<Schema>,

@@ -1,10 +1,9 @@
-import type { Kysely, Selectable } from 'kysely'
+import type { Kysely } from 'kysely'
 import { prepareQuery } from '../../storage/prepared.js'
-import type { MessagesTable, Schema } from '../../storage/schema.js'
-import { nextMessageCreated, restoreLastMessageCreated } from '../rooms/rooms.repository.js'
-import { indexMessage, unindexMessages } from '../search/search.repository.js'
-import { NO_QUOTE, type Quote } from './message.js'
-import { MessageType } from './message-types.js'
+import type { Schema } from '../../storage/schema.js'
+import { unindexMessages } from '../search/search.repository.js'
+
+export { type NewMessage, storeMessage } from './store-message.js'
 
 /** A retry's stored message: the same sender and localID in the same room. */
 export const findBySenderLocalID = (db: Kysely<Schema>, senderID: string, localID: string, roomID: string) =>
@@ -15,32 +14,6 @@ export const findBySenderLocalID = (db: Kysely<Schema>, senderID: string, localI
     .where('local_id', '=', localID)
     .where('room_id', '=', roomID)
     .executeTakeFirst()
-
-const insertUnlessRetry = prepareQuery('messages.insertUnlessRetry', (db, row: Selectable<MessagesTable>) =>
-  db
-    .insertInto('messages')
-    .values({
-      id: row.id,
-      room_id: row.room_id,
-      sender_id: row.sender_id,
-      local_id: row.local_id,
-      type: row.type,
-      body: row.body,
-      data: row.data,
-      quote: row.quote,
-      reply_to: row.reply_to,
-      created: row.created,
-      updated: row.updated,
-      is_deleted: row.is_deleted,
-    })
-    .onConflict((c) => c.columns(['sender_id', 'local_id', 'room_id']).doNothing())
-    .returning('id'),
-)
-
-/** Stores the message unless its (sender, localID, room) is taken; true when it was stored. */
-export async function insertMessage(db: Kysely<Schema>, row: Selectable<MessagesTable>): Promise<boolean> {
-  return (await insertUnlessRetry.run(db, row)).length > 0
-}
 
 /**
  * The data of a sender's latest messages in a room whose data mentions `text` (newest first, not
@@ -70,18 +43,27 @@ export const findMessages = (db: Kysely<Schema>, ids: readonly string[]) =>
  * A page of the room's messages beyond `bound`: `before` it, newest first, or `after` it, oldest
  * first. `created` is unique within a room, so consecutive pages neither overlap nor leave gaps.
  */
-export const listPage = (
-  db: Kysely<Schema>,
-  page: { roomID: string; direction: 'before' | 'after'; bound: number; limit: number },
-) =>
-  db
-    .selectFrom('messages')
-    .selectAll()
-    .where('room_id', '=', page.roomID)
-    .where('created', page.direction === 'before' ? '<' : '>', page.bound)
-    .orderBy('created', page.direction === 'before' ? 'desc' : 'asc')
-    .limit(page.limit)
-    .execute()
+export const listPage = (db: Kysely<Schema>, page: Page) => pageOf.run(db, page)
+
+interface Page {
+  roomID: string
+  direction: 'before' | 'after'
+  bound: number
+  limit: number
+}
+
+const pageOf = prepareQuery(
+  'messages.page',
+  (db, page: Page, direction) =>
+    db
+      .selectFrom('messages')
+      .selectAll()
+      .where('room_id', '=', page.roomID)
+      .where('created', direction === 'before' ? '<' : '>', page.bound)
+      .orderBy('created', direction === 'before' ? 'desc' : 'asc')
+      .limit(page.limit),
+  { shapeOf: (page) => page.direction, shapes: ['before', 'after'] },
+)
 
 /** The sender's messages in the room created in (after, upTo], newest first, at most `limit`. */
 export const sentBetween = (
@@ -161,54 +143,6 @@ export async function markDeleted(db: Kysely<Schema>, ids: readonly string[], no
     .where('id', 'in', ids)
     .execute()
   await unindexMessages(db, ids)
-}
-
-export interface NewMessage {
-  /** The message's ID (the database's `ids.next()`). */
-  id: string
-  roomID: string
-  senderID: string
-  localID: string
-  type: number
-  body: string
-  data: Record<string, unknown>
-  quote?: Quote | undefined
-  replyTo?: string | undefined
-  now: number
-}
-
-/**
- * Stores a message in its room, inside the caller's transaction: `created` = max(now, previous + 1)
- * for the room, and its words in the search index. Undefined when (sender, localID, room) is taken: a retry.
- */
-export async function storeMessage(
-  db: Kysely<Schema>,
-  message: NewMessage,
-): Promise<Selectable<MessagesTable> | undefined> {
-  const row: Selectable<MessagesTable> = {
-    id: message.id,
-    room_id: message.roomID,
-    sender_id: message.senderID,
-    local_id: message.localID,
-    type: message.type,
-    body: message.body,
-    data: JSON.stringify(message.data),
-    quote: JSON.stringify(message.quote ?? NO_QUOTE),
-    reply_to: message.replyTo ?? null,
-    created: await nextMessageCreated(db, message.roomID, message.now),
-    updated: message.now,
-    is_deleted: 0,
-  }
-  if (await insertMessage(db, row)) {
-    // The search index is kept in step by the same transaction; nobody says a system message.
-    if (row.type !== MessageType.system)
-      await indexMessage(db, { id: row.id, roomID: row.room_id, body: row.body })
-    return row
-  }
-  // A concurrent retry stored it first: the room's last message is still that one's. (The room's
-  // row is locked since nextMessageCreated, so nothing else moved it meanwhile.)
-  await restoreLastMessageCreated(db, message.roomID)
-  return undefined
 }
 
 /** The sender's messages, oldest first, at most `limit`; with `undeletedOnly`, those not deleted. */

@@ -69,45 +69,48 @@ export class MessagesService {
     input: SendInput,
     exceptSessionID?: string,
   ): Promise<Message> {
-    const { db } = this.database
     const { senderID } = sender
-    const stored = await this.repositories.messages.findBySenderLocalID(
-      db,
-      senderID,
-      input.localID,
-      access.room.id,
-    )
-    if (stored) return this.announceSent(sender.organizationID, access, stored, exceptSessionID)
     const content = checkContent({ type: input.type, body: input.body ?? '', data: input.data })
     if (input.replyTo) await this.requireInRoom(input.replyTo, access.room.id)
-    const now = this.clock.now()
-    const row = await this.database.transaction(async (trx) => {
-      const withFile = await this.files.contentWithFile(trx, sender, content)
-      const stored = await this.repositories.messages.storeMessage(trx, {
-        id: this.database.ids.next(),
-        roomID: access.room.id,
-        senderID,
-        localID: input.localID,
-        ...withFile,
-        quote: input.quote,
-        replyTo: input.replyTo,
-        now,
-      })
-      if (stored) {
-        await this.files.attach(trx, { id: stored.id, roomID: access.room.id, content: withFile })
-        const recipients = access.participants.map((p) => p.user_id).filter((id) => id !== senderID)
-        await this.events.messageNew(trx, sender.organizationID, stored, recipients)
-      }
-      return stored
-    })
-    // A concurrent send with the same localID may have stored it first: that one is the message.
-    const message =
+    const message = {
+      id: this.database.ids.next(),
+      roomID: access.room.id,
+      senderID,
+      localID: input.localID,
+      ...content,
+      quote: input.quote,
+      replyTo: input.replyTo,
+      now: this.clock.now(),
+    }
+    // Most messages carry no file and go to no event endpoint: stored by one statement.
+    const alone =
+      typeof content.data.fileID !== 'string' &&
+      !(await this.events.mayRecord(sender.organizationID, 'message.new'))
+    const row = alone
+      ? await this.database.oneStatement((db) => this.repositories.messages.storeMessage(db, message))
+      : await this.database.transaction(async (trx) => {
+          const withFile = await this.files.contentWithFile(trx, sender, content)
+          const stored = await this.repositories.messages.storeMessage(trx, { ...message, ...withFile })
+          if (stored) {
+            await this.files.attach(trx, { id: stored.id, roomID: access.room.id, content: withFile })
+            const recipients = access.participants.map((p) => p.user_id).filter((id) => id !== senderID)
+            await this.events.messageNew(trx, sender.organizationID, stored, recipients)
+          }
+          return stored
+        })
+    // A retry, or a concurrent send with the same localID stored it first: that one is the message.
+    const found =
       row ??
-      (await this.repositories.messages.findBySenderLocalID(db, senderID, input.localID, access.room.id))
+      (await this.repositories.messages.findBySenderLocalID(
+        this.database.db,
+        senderID,
+        input.localID,
+        access.room.id,
+      ))
     return this.announceSent(
       sender.organizationID,
       access,
-      message as Selectable<MessagesTable>,
+      found as Selectable<MessagesTable>,
       exceptSessionID,
     )
   }
@@ -283,6 +286,7 @@ export class MessagesService {
     const senders = await this.senders.of(
       organizationID,
       rows.map((row) => row.sender_id),
+      access.users,
     )
     const context = messageContext(access.room, access.participants, senders, (data) =>
       this.files.withLinks(data),

@@ -1,6 +1,8 @@
+import type { Selectable } from 'kysely'
 import type { Database } from '../../storage/database.js'
+import type { UsersTable } from '../../storage/schema.js'
 import type { Repositories } from '../repositories.js'
-import type { User } from '../users/user.js'
+import { toUser, type User } from '../users/user.js'
 import type { UsersService } from '../users/users.service.js'
 import { nonUserSender } from './message.js'
 
@@ -16,15 +18,23 @@ export class Senders {
     private readonly users: UsersService,
   ) {}
 
-  /** The senders among `senderIDs` (message.sender_id values) of the organization, by sender ID. */
-  async of(organizationID: string, senderIDs: readonly string[]): Promise<Map<string, User>> {
+  /**
+   * The senders among `senderIDs` (message.sender_id values) of the organization, by sender ID;
+   * users in `known` (the organization's, read already) are not read again.
+   */
+  async of(
+    organizationID: string,
+    senderIDs: readonly string[],
+    known: readonly Selectable<UsersTable>[] = [],
+  ): Promise<Map<string, User>> {
     const ids = { user: new Set<string>(), agent: new Set<string>(), chatbot: new Set<string>() }
+    const knownUsers = new Map(known.map((row): [string, User] => [row.id, toUser(row)]))
     for (const senderID of senderIDs) {
       const [kind, id] = splitSender(senderID)
-      if (kind !== 'system') ids[kind].add(id)
+      if (kind !== 'system' && !knownUsers.has(id)) ids[kind].add(id)
     }
     const [users, agents, chatbots] = await Promise.all([
-      this.users.getMany(organizationID, [...ids.user]),
+      ids.user.size > 0 ? this.users.getMany(organizationID, [...ids.user]) : new Map<string, User>(),
       ids.agent.size > 0
         ? this.repositories.agents.agentNames(this.database.db, organizationID, [...ids.agent])
         : [],
@@ -34,7 +44,7 @@ export class Senders {
     ])
     const named = (kind: string, rows: { id: string; name: string }[]) =>
       rows.map(({ id, name }): [string, User] => [`${kind}:${id}`, nonUserSender(`${kind}:${id}`, name)])
-    return new Map([...users, ...named('agent', agents), ...named('chatbot', chatbots)])
+    return new Map([...knownUsers, ...users, ...named('agent', agents), ...named('chatbot', chatbots)])
   }
 }
 

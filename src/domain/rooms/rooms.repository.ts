@@ -1,6 +1,6 @@
-import type { Insertable, Kysely } from 'kysely'
+import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely'
 import { prepareQuery } from '../../storage/prepared.js'
-import type { RoomsTable, Schema } from '../../storage/schema.js'
+import type { RoomParticipantsTable, RoomsTable, Schema, UsersTable } from '../../storage/schema.js'
 
 export const insertRoom = (db: Kysely<Schema>, row: Insertable<RoomsTable>) =>
   db
@@ -12,14 +12,88 @@ export const insertRoom = (db: Kysely<Schema>, row: Insertable<RoomsTable>) =>
 export const findRoom = (db: Kysely<Schema>, id: string) =>
   db.selectFrom('rooms').selectAll().where('id', '=', id).executeTakeFirst()
 
-export const findParticipants = (db: Kysely<Schema>, roomID: string) =>
-  db
-    .selectFrom('room_participants')
-    .selectAll()
-    .where('room_id', '=', roomID)
-    .orderBy('joined')
-    .orderBy('user_id')
-    .execute()
+const ROOM_COLUMNS = [
+  'id',
+  'organization_id',
+  'type',
+  'name',
+  'image_url',
+  'created',
+  'updated',
+  'last_message_created',
+  'agents_read_up_to',
+] as const
+const PARTICIPANT_COLUMNS = ['room_id', 'user_id', 'joined', 'read_up_to', 'delivered_up_to'] as const
+const USER_COLUMNS = [
+  'id',
+  'organization_id',
+  'xc_user_id',
+  'full_name',
+  'email',
+  'phone',
+  'username',
+  'photo_thumbnail_url',
+  'photo_fullsize_url',
+  'user_role_code',
+  'created',
+  'updated',
+  'deactivated_at',
+  'deleted_at',
+] as const
+
+// One row per participant (one with nulls for a room nobody is in): the room's columns as r_*, the
+// participant's as p_*, and, for the two users asked for, the user's as u_*.
+const roomWithParticipants = prepareQuery(
+  'rooms.roomWithParticipants',
+  (db, args: { roomID: string; userA: string; userB: string }) =>
+    db
+      .selectFrom('rooms as r')
+      .leftJoin('room_participants as p', 'p.room_id', 'r.id')
+      .leftJoin('users as u', (join) =>
+        join
+          .onRef('u.id', '=', 'p.user_id')
+          .on((eb) => eb.or([eb('p.user_id', '=', args.userA), eb('p.user_id', '=', args.userB)])),
+      )
+      .select([
+        ...ROOM_COLUMNS.map((c) => `r.${c} as r_${c}` as const),
+        ...PARTICIPANT_COLUMNS.map((c) => `p.${c} as p_${c}` as const),
+        ...USER_COLUMNS.map((c) => `u.${c} as u_${c}` as const),
+      ])
+      .where('r.id', '=', args.roomID)
+      .orderBy('p.joined')
+      .orderBy('p.user_id'),
+)
+
+export interface RoomRead {
+  room: Selectable<RoomsTable>
+  participants: Selectable<RoomParticipantsTable>[]
+  /** The users asked for, among the participants. */
+  users: Selectable<UsersTable>[]
+}
+
+const pick = <C extends string>(row: Record<string, unknown>, prefix: string, columns: readonly C[]) =>
+  Object.fromEntries(columns.map((c) => [c, row[`${prefix}${c}`]])) as Record<C, never>
+
+/**
+ * The room, its participants (in joining order) and up to two of them as users (the sender and
+ * the recipient of a message, say), in one query; undefined when there is no such room.
+ */
+export async function readRoom(
+  db: Kysely<Schema>,
+  roomID: string,
+  userIDs: readonly [string, (string | undefined)?],
+): Promise<RoomRead | undefined> {
+  const [userA, userB = userA] = userIDs
+  const rows = (await roomWithParticipants.run(db, { roomID, userA, userB })) as Record<string, unknown>[]
+  const [first] = rows
+  if (!first) return undefined
+  const joined = rows.filter((row) => row.p_user_id !== null)
+  return {
+    room: pick(first, 'r_', ROOM_COLUMNS),
+    participants: joined.map((row) => pick(row, 'p_', PARTICIPANT_COLUMNS)),
+    users: joined.filter((row) => row.u_id !== null).map((row) => pick(row, 'u_', USER_COLUMNS)),
+  }
+}
 
 /** Adds participants; those already in the room stay as they were. */
 export const addParticipants = (
@@ -58,20 +132,26 @@ const bumpLastMessageCreated = prepareQuery(
   (db, args: { roomID: string; now: number }) =>
     db
       .updateTable('rooms')
-      .set((eb) => ({
-        last_message_created: eb
-          .case()
-          .when(eb('last_message_created', '>=', args.now))
-          .then(eb('last_message_created', '+', 1))
-          .else(args.now)
-          .end(),
-      }))
+      .set((eb) => ({ last_message_created: nextCreated(eb, args.now) }))
       .where('id', '=', args.roomID)
       .returning('last_message_created'),
 )
 
-/** Sets the room's last `created` back to its newest stored message (after a bump that stored nothing). */
-export const restoreLastMessageCreated = (db: Kysely<Schema>, roomID: string) =>
+/** A room's next message `created`: now, or one more than its last if that is not before now. */
+export const nextCreated = (eb: ExpressionBuilder<Schema, 'rooms'>, now: number) =>
+  eb
+    .case()
+    .when(eb('last_message_created', '>=', now))
+    .then(eb('last_message_created', '+', 1))
+    .else(now)
+    .end()
+
+/**
+ * Sets the room's last `created` back to its newest stored message after a bump to `bumped` that
+ * stored nothing (a concurrent retry stored the message first). Unless another send bumped it
+ * since: that one's message is stored in the same commit as its bump, so the room is right as it is.
+ */
+export const restoreLastMessageCreated = (db: Kysely<Schema>, roomID: string, bumped: number) =>
   db
     .updateTable('rooms')
     .set((eb) => ({
@@ -84,6 +164,7 @@ export const restoreLastMessageCreated = (db: Kysely<Schema>, roomID: string) =>
       ),
     }))
     .where('id', '=', roomID)
+    .where('last_message_created', '=', bumped)
     .execute()
 
 /** Rooms the user is in, newest activity first. */

@@ -3,7 +3,7 @@ import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
-import type { RoomParticipantsTable, RoomsTable } from '../../storage/schema.js'
+import type { RoomParticipantsTable, RoomsTable, UsersTable } from '../../storage/schema.js'
 import type { Repositories } from '../repositories.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { User } from '../users/user.js'
@@ -14,6 +14,8 @@ import { personalPeer, personalRoomID, type Room, RoomType, toRoom } from './roo
 export interface RoomAccess {
   room: Selectable<RoomsTable>
   participants: Selectable<RoomParticipantsTable>[]
+  /** Participants read as users along with the room (the caller, a recipient): known already. */
+  users?: Selectable<UsersTable>[]
 }
 
 /**
@@ -170,29 +172,51 @@ export class RoomsService {
     const recipientUserID = peer ?? target.recipientUserID
     if (!recipientUserID) throw paramError('roomID', 'is required')
     if (recipientUserID === client.userID) throw paramError('recipientUserID', 'must be another user')
-    await this.users.getMany(client.organizationID, [recipientUserID], { living: true })
     const roomID = personalRoomID(client.userID, recipientUserID)
-    if (!(await this.repositories.rooms.findRoom(this.database.db, roomID))) {
-      const now = this.clock.now()
-      await this.database.transaction(async (trx) => {
-        const room = { id: roomID, organization_id: client.organizationID, type: RoomType.personal, name: '' }
-        await this.repositories.rooms.insertRoom(trx, { ...room, image_url: '', created: now, updated: now })
-        await this.repositories.rooms.addParticipants(trx, roomID, [client.userID, recipientUserID], now)
-      })
+    // Every message but the first: the room, its two users and whether one was deleted, in one query.
+    const read = await this.repositories.rooms.readRoom(this.database.db, roomID, [
+      client.userID,
+      recipientUserID,
+    ])
+    if (read) {
+      const recipient = read.users.find((user) => user.id === recipientUserID)
+      if (recipient?.organization_id !== client.organizationID || recipient.deleted_at !== null)
+        throw new AppError('notFound', `User ${recipientUserID} not found`)
+      return this.checked(client, roomID, read)
     }
+    await this.users.getMany(client.organizationID, [recipientUserID], { living: true })
+    const now = this.clock.now()
+    await this.database.transaction(async (trx) => {
+      const room = { id: roomID, organization_id: client.organizationID, type: RoomType.personal, name: '' }
+      await this.repositories.rooms.insertRoom(trx, { ...room, image_url: '', created: now, updated: now })
+      await this.repositories.rooms.addParticipants(trx, roomID, [client.userID, recipientUserID], now)
+    })
     return this.access(client, roomID)
   }
 
   /** The room and its participants, without access checks (for domain code that already checked). */
   async snapshot(roomID: string): Promise<RoomAccess> {
-    const room = await this.repositories.rooms.findRoom(this.database.db, roomID)
-    if (!room) throw new AppError('notFound', `Room ${roomID} not found`)
-    return { room, participants: await this.repositories.rooms.findParticipants(this.database.db, roomID) }
+    const read = await this.repositories.rooms.readRoom(this.database.db, roomID, [''])
+    if (!read) throw new AppError('notFound', `Room ${roomID} not found`)
+    return read
   }
 
   /** The room and its participants, if the caller may see it and is in it. */
   async access(client: ClientIdentity, roomID: string, { participantOnly = true } = {}): Promise<RoomAccess> {
-    const access = await this.inOrganization(client.organizationID, roomID)
+    // In a personal room, both users' rows come along: they are who sent its messages.
+    const users = [client.userID, personalPeer(roomID, client.userID)] as const
+    const read = await this.repositories.rooms.readRoom(this.database.db, roomID, users)
+    return this.checked(client, roomID, read, { participantOnly })
+  }
+
+  /** A room read for the caller, if they may see it (and, unless not `participantOnly`, are in it). */
+  private checked(
+    client: ClientIdentity,
+    roomID: string,
+    read: RoomAccess | undefined,
+    { participantOnly = true } = {},
+  ): RoomAccess {
+    const access = this.ofOrganization(client.organizationID, roomID, read)
     if (participantOnly && !access.participants.some((p) => p.user_id === client.userID)) {
       throw new AppError('forbidden', `You are not a participant of room ${roomID}`)
     }
@@ -201,11 +225,15 @@ export class RoomsService {
 
   /** The room and its participants if it is the organization's (another's does not exist: 40401). */
   async inOrganization(organizationID: string, roomID: string): Promise<RoomAccess> {
-    const room = await this.repositories.rooms.findRoom(this.database.db, roomID)
-    if (!room || room.organization_id !== organizationID) {
+    const read = await this.repositories.rooms.readRoom(this.database.db, roomID, [''])
+    return this.ofOrganization(organizationID, roomID, read)
+  }
+
+  private ofOrganization(organizationID: string, roomID: string, read: RoomAccess | undefined) {
+    if (!read || read.room.organization_id !== organizationID) {
       throw new AppError('notFound', `Room ${roomID} not found`)
     }
-    return { room, participants: await this.repositories.rooms.findParticipants(this.database.db, roomID) }
+    return read
   }
 
   private async groupAccess(client: ClientIdentity, roomID: string) {

@@ -1,25 +1,41 @@
-import { type Kysely, sql } from 'kysely'
-import { indexedText } from '../../lib/search-words.js'
+import { type Kysely, type QueryCreator, sql } from 'kysely'
 import { dialectOf } from '../../storage/prepared.js'
 import type { Schema } from '../../storage/schema.js'
 
 // The full-text index of message words (migration 0012): SQLite FTS5 (rowid = message ID, columns
 // `words` and `room`) or a PostgreSQL table with a GIN-indexed tsvector. Written only here, by the
-// transaction that stores or deletes the message (messages.repository.ts).
+// commit that stores or deletes the message (store-message.ts, messages.repository.ts).
 
-/** Indexes a message just stored, inside the storing transaction (nothing for a body without words). */
+/** SQLite: indexes a message just stored, inside the storing transaction. */
 export async function indexMessage(
   db: Kysely<Schema>,
-  message: { id: string; roomID: string; body: string },
+  message: { id: string; roomID: string; words: string },
 ) {
-  const words = indexedText(message.body)
-  if (!words) return
-  await (dialectOf(db) === 'sqlite'
-    ? sql`insert into message_search (rowid, words, room) values (${rowid(message.id)}, ${words}, ${message.roomID})`
-    : sql`insert into message_search (message_id, room_id, words)
-        values (${message.id}, ${message.roomID}, to_tsvector('simple', ${words}))`
-  ).execute(db)
+  await sql`insert into message_search (rowid, words, room)
+    values (${rowid(message.id)}, ${message.words}, ${message.roomID})`.execute(db)
 }
+
+/** The index's table on PostgreSQL, and a CTE `stored` of messages just inserted. */
+interface IndexingSchema {
+  message_search: { message_id: unknown; room_id: string; words: unknown }
+  stored: { id: string; room_id: string }
+}
+
+/** PostgreSQL: indexes the message that the statement's `stored` (a CTE) inserted, if any. */
+export const indexStoredMessage = (qb: QueryCreator<never>, words: string) =>
+  (qb as unknown as QueryCreator<IndexingSchema>)
+    .insertInto('message_search')
+    .columns(['message_id', 'room_id', 'words'])
+    .expression((eb) =>
+      // message_id is a bigint there (a message ID is digits).
+      eb
+        .selectFrom('stored')
+        .select([
+          sql`id::bigint`.as('message_id'),
+          'room_id',
+          sql`to_tsvector('simple', ${words})`.as('words'),
+        ]),
+    )
 
 /**
  * A message ID as the FTS5 rowid, converted by SQLite: exact for every ID, also the 18-digit ones

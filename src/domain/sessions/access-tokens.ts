@@ -1,4 +1,5 @@
 import type { JWTPayload } from 'jose'
+import { LRUCache } from 'lru-cache'
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { deriveKey } from '../../lib/keys.js'
@@ -21,9 +22,16 @@ const loadJose = async (): Promise<Jose> => {
   return jose
 }
 
-/** Short-lived signed JWTs (HS256, key derived from the master key): `sub`, `org`, `sid`. */
+/**
+ * Short-lived signed JWTs (HS256, key derived from the master key): `sub`, `org`, `sid`. A token
+ * verified once is remembered until it expires: a client sends the same token with every request,
+ * and checking its signature again costs more than many a request's own work.
+ */
 export class AccessTokens {
   private readonly key: Uint8Array
+  private readonly verified = new LRUCache<string, { identity: ClientIdentity; expiresAt: number }>({
+    max: 10_000,
+  })
 
   constructor(
     masterKey: Buffer,
@@ -50,6 +58,12 @@ export class AccessTokens {
    * only late), 40103 when it is not ours.
    */
   async verify(token: string, { allowExpired = false } = {}): Promise<ClientIdentity> {
+    const known = this.verified.get(token)
+    if (known) {
+      // As jose judges `exp`: in whole seconds, expired from that second on.
+      if (known.expiresAt > Math.floor(this.clock.now() / 1000) || allowExpired) return known.identity
+      throw new AppError('expiredToken', 'access token has expired')
+    }
     const { errors, jwtVerify } = jose ?? (await loadJose())
     try {
       const { payload } = await jwtVerify(token, this.key, {
@@ -57,7 +71,9 @@ export class AccessTokens {
         currentDate: new Date(this.clock.now()),
         requiredClaims: ['sub', 'exp'],
       })
-      return identityOf(payload)
+      const identity = identityOf(payload)
+      this.verified.set(token, { identity, expiresAt: payload.exp as number })
+      return identity
     } catch (error) {
       // jose checks the signature before the claims: an expired token's payload is ours.
       if (error instanceof errors.JWTExpired && allowExpired) return identityOf(error.payload)

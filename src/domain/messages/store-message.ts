@@ -1,0 +1,159 @@
+import type { Kysely, Selectable } from 'kysely'
+import { indexedText } from '../../lib/search-words.js'
+import { dialectOf, prepareQuery } from '../../storage/prepared.js'
+import type { MessagesTable, Schema } from '../../storage/schema.js'
+import { nextCreated, nextMessageCreated, restoreLastMessageCreated } from '../rooms/rooms.repository.js'
+import { indexMessage, indexStoredMessage } from '../search/search.repository.js'
+import { NO_QUOTE, type Quote } from './message.js'
+import { MessageType } from './message-types.js'
+
+export interface NewMessage {
+  /** The message's ID (the database's `ids.next()`). */
+  id: string
+  roomID: string
+  senderID: string
+  localID: string
+  type: number
+  body: string
+  data: Record<string, unknown>
+  quote?: Quote | undefined
+  replyTo?: string | undefined
+  now: number
+}
+
+/**
+ * Stores a message in its room: `created` = max(now, previous + 1) for the room, and its words in
+ * the search index. Undefined when (sender, localID, room) is taken: a retry. On PostgreSQL it is
+ * one statement, atomic by itself, so a send needs no transaction around it (one round trip
+ * instead of five); on SQLite, three in the caller's transaction (in-process: no round trips).
+ */
+export async function storeMessage(
+  db: Kysely<Schema>,
+  message: NewMessage,
+): Promise<Selectable<MessagesTable> | undefined> {
+  const row: Selectable<MessagesTable> = {
+    id: message.id,
+    room_id: message.roomID,
+    sender_id: message.senderID,
+    local_id: message.localID,
+    type: message.type,
+    body: message.body,
+    data: JSON.stringify(message.data),
+    quote: JSON.stringify(message.quote ?? NO_QUOTE),
+    reply_to: message.replyTo ?? null,
+    created: message.now,
+    updated: message.now,
+    is_deleted: 0,
+  }
+  // The search index is kept in step by the same commit; nobody says a system message.
+  const words = row.type === MessageType.system ? '' : indexedText(row.body)
+  if (dialectOf(db) === 'postgres') return storeInOneStatement(db, row, words)
+  const created = await nextMessageCreated(db, row.room_id, message.now)
+  if (await insertMessage(db, { ...row, created })) {
+    if (words) await indexMessage(db, { id: row.id, roomID: row.room_id, words })
+    return { ...row, created }
+  }
+  await restoreLastMessageCreated(db, row.room_id, created)
+  return undefined
+}
+
+async function storeInOneStatement(db: Kysely<Schema>, row: Selectable<MessagesTable>, words: string) {
+  const [result] = await storeOnPostgres.run(db, { ...row, words })
+  if (!result) return undefined // a retry: the message is stored, the room untouched
+  const { bumped, ...stored } = result
+  if (stored.id !== null) return stored as Selectable<MessagesTable>
+  // A concurrent retry stored it between this statement's snapshot and its insert.
+  await restoreLastMessageCreated(db, row.room_id, Number(bumped))
+  return undefined
+}
+
+const insertUnlessRetry = prepareQuery('messages.insertUnlessRetry', (db, row: Selectable<MessagesTable>) =>
+  db
+    .insertInto('messages')
+    .values({
+      id: row.id,
+      room_id: row.room_id,
+      sender_id: row.sender_id,
+      local_id: row.local_id,
+      type: row.type,
+      body: row.body,
+      data: row.data,
+      quote: row.quote,
+      reply_to: row.reply_to,
+      created: row.created,
+      updated: row.updated,
+      is_deleted: row.is_deleted,
+    })
+    .onConflict((c) => c.columns(['sender_id', 'local_id', 'room_id']).doNothing())
+    .returning('id'),
+)
+
+/** Stores the message unless its (sender, localID, room) is taken; true when it was stored. */
+export async function insertMessage(db: Kysely<Schema>, row: Selectable<MessagesTable>): Promise<boolean> {
+  return (await insertUnlessRetry.run(db, row)).length > 0
+}
+
+// The room's bump (skipped for a retry), the message (created as bumped) and its search entry. A
+// row when the room was bumped: with the message's columns, or nulls if a concurrent retry won.
+const storeOnPostgres = prepareQuery(
+  'messages.storeOnPostgres',
+  (db, args: Selectable<MessagesTable> & { words: string }, shape) => {
+    const stored = db
+      .with('bump', (qb) =>
+        qb
+          .updateTable('rooms')
+          .set((eb) => ({ last_message_created: nextCreated(eb, args.created) }))
+          .where('id', '=', args.room_id)
+          .where(({ exists, not, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('messages')
+                  .select('id')
+                  .where('sender_id', '=', args.sender_id)
+                  .where('local_id', '=', args.local_id)
+                  .where('room_id', '=', args.room_id),
+              ),
+            ),
+          )
+          .returning('last_message_created'),
+      )
+      .with('stored', (qb) =>
+        qb
+          .insertInto('messages')
+          .values((eb) => ({
+            id: args.id,
+            room_id: args.room_id,
+            sender_id: args.sender_id,
+            local_id: args.local_id,
+            type: args.type,
+            body: args.body,
+            data: args.data,
+            quote: args.quote,
+            reply_to: args.reply_to,
+            // Bumped, unless this is a retry: then the insert conflicts and stores nothing.
+            created: eb.fn.coalesce(
+              eb.selectFrom('bump').select('last_message_created'),
+              eb.val(args.created),
+            ),
+            updated: args.updated,
+            is_deleted: args.is_deleted,
+          }))
+          .onConflict((c) => c.columns(['sender_id', 'local_id', 'room_id']).doNothing())
+          .returningAll(),
+      )
+    const indexed =
+      shape === 'indexed'
+        ? stored.with('indexed', (qb) => indexStoredMessage(qb as never, args.words) as never)
+        : stored
+    return indexed
+      .selectFrom('bump')
+      .leftJoin('stored', (join) => join.onTrue())
+      .select('bump.last_message_created as bumped')
+      .selectAll('stored')
+  },
+  {
+    dialect: 'postgres',
+    shapes: ['indexed', 'plain'],
+    shapeOf: (args) => (args.words ? 'indexed' : 'plain'),
+  },
+)
