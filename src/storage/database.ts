@@ -5,6 +5,7 @@ import { type DatabaseIntrospector, Kysely, Migrator, PostgresDialect, SqliteDia
 import type pg from 'pg'
 import type { Config } from '../config/config.js'
 import { retryConflicts } from '../errors/faults.js'
+import { startCheckpointer } from './checkpointer.js'
 import { DATABASE_FILE, privateDatabaseFiles, privateDataDir } from './data-dir.js'
 import { GroupCommit } from './group-commit.js'
 import { LeasedIDs } from './id-workers.js'
@@ -92,6 +93,8 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   // million users) stay in memory. It grows only as pages are read.
   sqlite.pragma('cache_size = -65536')
   sqlite.pragma('foreign_keys = ON')
+  const checkpointer = startCheckpointer(join(config.dataDir, DATABASE_FILE))
+  sqlite.pragma(`wal_autocheckpoint = ${checkpointer.fallbackPages}`)
   const dialect = refusingInsideWork(new SqliteDialect({ database: withStatementCache(sqlite) }), () =>
     groupCommit.insideWork(),
   )
@@ -104,7 +107,10 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
     transaction: unnested((work) => groupCommit.run(work), groupCommit.insideWork),
     oneStatement: unnested((work) => groupCommit.run(work), groupCommit.insideWork),
     ids,
-    close: () => closing(ids, db),
+    close: async () => {
+      await closing(ids, db)
+      await checkpointer.stop()
+    },
   }
 }
 
