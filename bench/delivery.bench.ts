@@ -153,6 +153,7 @@ export function printDelivery(rows: DeliveryFigures[]): void {
     'delivered',
     'lag p50',
     'lag p99',
+    'send p50',
     'failed',
   ]
   const lines = rows.map((r) => [
