@@ -114,6 +114,13 @@ export async function freshStorage(
   }
 }
 
+/** A new organization and its server key, made with the CLI. */
+export function newOrganization(env: Record<string, string>): { organizationID: string; serverKey: string } {
+  const { organizationID } = cli(['org', 'create', '--name', 'Bench'], env)
+  const { serverKey } = cli(['server-key', 'create', '--org', organizationID as string], env)
+  return { organizationID: organizationID as string, serverKey: serverKey as string }
+}
+
 export function cli(args: string[], env: Record<string, string>): Record<string, string> {
   const out = execFileSync(process.execPath, ['dist/cli/main.js', ...args, '--json'], {
     env: { PATH: process.env.PATH ?? '', CHATBOT_URL_ALLOW: LOCAL_BOTS, ...env },

@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
-import { cli, type Figures, freshStorage, load, poster, signIn, startService } from './lib.js'
+import { conversation } from './history.bench.js'
+import { type Figures, freshStorage, load, startService } from './lib.js'
 import { ticketRequests } from './ticket.bench.js'
 
 // `npm run bench -- --scale`: how each cost grows with the data. Tickets and history pages are
@@ -77,46 +78,30 @@ export async function benchScale(database: string, postgresURL?: string): Promis
   const storage = await freshStorage(postgresURL)
   let service = await startService(['dist/main.js'], storage.env)
   try {
-    const { organizationID } = cli(['org', 'create', '--name', 'Scale'], storage.env)
-    const { serverKey } = cli(['server-key', 'create', '--org', organizationID as string], storage.env)
-    const post = poster(service.url)
-    const alice = await signIn(post, serverKey as string, 'alice')
-    const bob = await signIn(post, serverKey as string, 'bob')
-    let sent: Record<string, unknown> = {}
-    for (let i = 0; i < SMALL_MESSAGES; i++) {
-      const [from, to] = i % 2 ? [bob, alice] : [alice, bob]
-      sent = (await post('/v1/chat/message/send', from.auth, {
-        recipientUserID: to.userID,
-        localID: `m${i}`,
-        type: 1001,
-        body: `Message number ${i}: a line of a conversation, as people write them.`,
-      })) as Record<string, unknown>
-    }
-    const message = sent.message as unknown as { roomID: string; created: number }
+    const { organizationID, serverKey, alice, bob, roomID, lastCreated } = await conversation(
+      service,
+      SMALL_MESSAGES,
+    )
     const measure = async (users: number, messages: number) => ({
       // The warm-up signs the small organization's users up; at scale they exist already.
       tickets: await load(
         `tickets over ${users} users`,
-        ticketRequests(
-          service.url,
-          serverKey as string,
-          () => `scale-user-${Math.floor(Math.random() * users)}`,
-        ),
+        ticketRequests(service.url, serverKey, () => `scale-user-${Math.floor(Math.random() * users)}`),
       ),
       latest: await load(
         `latest page, room of ${messages}`,
-        historyRequest(service.url, alice.auth, message.roomID, 0),
+        historyRequest(service.url, alice.auth, roomID, 0),
       ),
     })
     const small = await measure(SMALL_USERS, SMALL_MESSAGES)
     await service.stop()
-    const room = { id: message.roomID, a: alice.userID, b: bob.userID, after: message.created }
-    await seed(storage.env, organizationID as string, room)
+    const room = { id: roomID, a: alice.userID, b: bob.userID, after: lastCreated }
+    await seed(storage.env, organizationID, room)
     service = await startService(['dist/main.js'], storage.env)
     const large = await measure(USERS, MESSAGES)
     const middle = await load(
       `a page in the middle, room of ${MESSAGES}`,
-      historyRequest(service.url, alice.auth, message.roomID, message.created + MESSAGES / 2),
+      historyRequest(service.url, alice.auth, roomID, lastCreated + MESSAGES / 2),
     )
     return {
       database,

@@ -1,4 +1,4 @@
-import { cli, freshStorage, poster, signIn, startService } from '../lib.js'
+import { freshStorage, newOrganization, poster, signIn, startService } from '../lib.js'
 import { type Link, openSocketIO, openWebSocket } from './links.js'
 import { measure, PAIRS, RATES, type RealtimeFigures } from './load.js'
 
@@ -44,11 +44,10 @@ export async function benchRealtime(database: 'SQLite' | 'PostgreSQL', postgresU
   const storage = await freshStorage(postgresURL)
   const service = await startService(['dist/main.js'], storage.env)
   try {
-    const { organizationID } = cli(['org', 'create', '--name', 'Bench'], storage.env)
-    const { serverKey } = cli(['server-key', 'create', '--org', organizationID as string], storage.env)
+    const { serverKey } = newOrganization(storage.env)
     const post = poster(service.url)
     const wsURL = `${service.url.replace('http', 'ws')}/connect`
-    const users = await pool(userIDs, 50, (i) => signIn(post, serverKey as string, `bench-${i}`))
+    const users = await pool(userIDs, 50, (i) => signIn(post, serverKey, `bench-${i}`))
     const frame = (to: string, localID: string, body: string) =>
       JSON.stringify({
         eventName: 'chat/sendMessage',
