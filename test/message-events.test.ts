@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signInAgent } from './support/agents.js'
 import { useServer } from './support/app.js'
-import { type BotRequest, startBot } from './support/bot-server.js'
+import { startBot } from './support/bot-server.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 
