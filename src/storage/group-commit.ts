@@ -16,7 +16,10 @@ interface Job {
 }
 
 const MAX_BATCH = 256
-/** A batch that starts within BUSY_MS of the last commit waits GATHER_MS to gather more work. */
+/**
+ * A batch that starts within BUSY_MS of a commit of several jobs waits GATHER_MS to gather more
+ * work (transactions that come one after another, as one client's do, are not held back).
+ */
 const BUSY_MS = 5
 const GATHER_MS = 1
 
@@ -50,6 +53,7 @@ export class GroupCommit {
   private draining = false
   private working = false
   private lastCommit = Number.NEGATIVE_INFINITY
+  private lastBatchSize = 0
 
   constructor(
     private readonly db: Kysely<Schema>,
@@ -96,19 +100,21 @@ export class GroupCommit {
       for (const job of batch) job.reject(error)
     }
     this.lastCommit = performance.now()
+    this.lastBatchSize = batch.length
     if (this.pending.length > 0) this.schedule()
     else this.draining = false
   }
 
   /**
    * Starts a batch on the next turn of the event loop, so that requests that arrived together (one
-   * poll phase) share the commit; the SQLite driver never yields to the loop by itself. Under load,
-   * a millisecond later: a commit writes every page its batch changed, and consecutive messages
+   * poll phase) share the commit; the SQLite driver never yields to the loop by itself. Under load
+   * (the last commit held several), a millisecond later: a commit writes every page its batch changed, and consecutive messages
    * change the same pages (their room's row, the ends of the indexes), so a larger batch costs
    * little more than a small one.
    */
   private schedule(): void {
-    if (performance.now() - this.lastCommit < BUSY_MS) setTimeout(() => void this.drain(), GATHER_MS)
+    const busy = this.lastBatchSize > 1 && performance.now() - this.lastCommit < BUSY_MS
+    if (busy) setTimeout(() => void this.drain(), GATHER_MS)
     else setImmediate(() => void this.drain())
   }
 
