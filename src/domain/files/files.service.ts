@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
 import type { FileStore } from '../../storage/files/file-store.js'
 import type { FilesTable, Schema } from '../../storage/schema.js'
-import type { MessageContent } from '../messages/message-types.js'
+import { fileIDOf, type MessageContent } from '../messages/message-types.js'
 import type { Repositories } from '../repositories.js'
 import type { FileLinks, FileVariant } from './file-links.js'
 import { DEFAULT_FILE_TYPES, fitsMessageType, INLINE_IMAGE_TYPES, sniffMediaType } from './file-types.js'
@@ -110,8 +110,8 @@ export class Files {
    * is as it was (a URL somebody else hosts). Read in the message's transaction, as `attach`.
    */
   async contentWithFile(trx: Trx, sender: Uploader, content: MessageContent): Promise<MessageContent> {
-    const fileID = content.data.fileID
-    if (typeof fileID !== 'string') return content
+    const fileID = fileIDOf(content)
+    if (fileID === undefined) return content
     const file = await this.deps.repositories.files.findFile(trx, fileID)
     if (!file || file.organization_id !== sender.organizationID || file.uploader_id !== sender.senderID)
       throw new AppError('notFound', `File ${fileID} not found`)
@@ -127,8 +127,8 @@ export class Files {
    * so never gets here).
    */
   async attach(trx: Trx, message: { id: string; roomID: string; content: MessageContent }) {
-    const { fileID } = message.content.data
-    if (typeof fileID !== 'string') return
+    const fileID = fileIDOf(message.content)
+    if (fileID === undefined) return
     if (!(await this.deps.repositories.files.attachFile(trx, fileID, message.id, message.roomID)))
       throw new AppError('conflict', `File ${fileID} was sent already`)
   }

@@ -49,6 +49,10 @@ function requireNumberIn(data: Record<string, unknown>, key: string, limit: numb
   }
 }
 
+/** The uploaded file a message's content carries (`data.fileID`), if it names one. */
+export const fileIDOf = (content: MessageContent): string | undefined =>
+  typeof content.data.fileID === 'string' ? content.data.fileID : undefined
+
 /**
  * Whether the data names a file uploaded to Parley (`data.fileID`, described by Files when sent)
  * rather than a URL somebody else hosts.

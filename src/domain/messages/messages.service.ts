@@ -11,7 +11,7 @@ import { RoomType } from '../rooms/room.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import { type Message, messageContext, type Quote, SYSTEM_SENDER_ID, toMessage } from './message.js'
-import { checkContent } from './message-types.js'
+import { checkContent, fileIDOf } from './message-types.js'
 import type { Senders } from './senders.js'
 
 export interface SendInput {
@@ -84,8 +84,7 @@ export class MessagesService {
     }
     // Most messages carry no file and go to no event endpoint: stored by one statement.
     const alone =
-      typeof content.data.fileID !== 'string' &&
-      !(await this.events.mayRecord(sender.organizationID, 'message.new'))
+      fileIDOf(content) === undefined && !(await this.events.mayRecord(sender.organizationID, 'message.new'))
     const row = alone
       ? await this.database.oneStatement((db) => this.repositories.messages.storeMessage(db, message))
       : await this.database.transaction(async (trx) => {

@@ -81,9 +81,10 @@ const pick = <C extends string>(row: Record<string, unknown>, prefix: string, co
 export async function readRoom(
   db: Kysely<Schema>,
   roomID: string,
-  userIDs: readonly [string, (string | undefined)?],
+  userIDs: readonly [string?, (string | undefined)?] = [],
 ): Promise<RoomRead | undefined> {
-  const [userA, userB = userA] = userIDs
+  // '' is no user's ID: none asked for.
+  const [userA = '', userB = userA] = userIDs
   const rows = (await roomWithParticipants.run(db, { roomID, userA, userB })) as Record<string, unknown>[]
   const [first] = rows
   if (!first) return undefined

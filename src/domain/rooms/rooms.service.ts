@@ -196,7 +196,7 @@ export class RoomsService {
 
   /** The room and its participants, without access checks (for domain code that already checked). */
   async snapshot(roomID: string): Promise<RoomAccess> {
-    const read = await this.repositories.rooms.readRoom(this.database.db, roomID, [''])
+    const read = await this.repositories.rooms.readRoom(this.database.db, roomID)
     if (!read) throw new AppError('notFound', `Room ${roomID} not found`)
     return read
   }
@@ -225,7 +225,7 @@ export class RoomsService {
 
   /** The room and its participants if it is the organization's (another's does not exist: 40401). */
   async inOrganization(organizationID: string, roomID: string): Promise<RoomAccess> {
-    const read = await this.repositories.rooms.readRoom(this.database.db, roomID, [''])
+    const read = await this.repositories.rooms.readRoom(this.database.db, roomID)
     return this.ofOrganization(organizationID, roomID, read)
   }
 
