@@ -1,12 +1,5 @@
 -- Written by `npm run sql` from the prepared queries of src/: do not edit.
 
--- messages.insertUnlessRetry
--- parameters: id, room_id, sender_id, local_id, type, body, data, quote, reply_to, created, updated, is_deleted
-insert into "messages" ("id", "room_id", "sender_id", "local_id", "type", "body", "data", "quote", "reply_to", "created", "updated", "is_deleted")
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-on conflict ("sender_id", "local_id", "room_id") do nothing
-returning "id"
-
 -- messages.page (before)
 -- parameters: roomID, bound, limit
 select *

@@ -67,29 +67,33 @@ async function storeInOneStatement(db: Kysely<Schema>, row: Selectable<MessagesT
   return undefined
 }
 
-const insertUnlessRetry = prepareQuery('messages.insertUnlessRetry', (db, row: Selectable<MessagesTable>) =>
-  db
-    .insertInto('messages')
-    .values({
-      id: row.id,
-      room_id: row.room_id,
-      sender_id: row.sender_id,
-      local_id: row.local_id,
-      type: row.type,
-      body: row.body,
-      data: row.data,
-      quote: row.quote,
-      reply_to: row.reply_to,
-      created: row.created,
-      updated: row.updated,
-      is_deleted: row.is_deleted,
-    })
-    .onConflict((c) => c.columns(['sender_id', 'local_id', 'room_id']).doNothing())
-    .returning('id'),
+const insertUnlessRetry = prepareQuery(
+  'messages.insertUnlessRetry',
+  (db, row: Selectable<MessagesTable>) =>
+    db
+      .insertInto('messages')
+      .values({
+        id: row.id,
+        room_id: row.room_id,
+        sender_id: row.sender_id,
+        local_id: row.local_id,
+        type: row.type,
+        body: row.body,
+        data: row.data,
+        quote: row.quote,
+        reply_to: row.reply_to,
+        created: row.created,
+        updated: row.updated,
+        is_deleted: row.is_deleted,
+      })
+      .onConflict((c) => c.columns(['sender_id', 'local_id', 'room_id']).doNothing())
+      .returning('id'),
+  // PostgreSQL stores a message with storeOnPostgres.
+  { dialect: 'sqlite' },
 )
 
-/** Stores the message unless its (sender, localID, room) is taken; true when it was stored. */
-export async function insertMessage(db: Kysely<Schema>, row: Selectable<MessagesTable>): Promise<boolean> {
+/** SQLite: stores the message unless its (sender, localID, room) is taken; true when it was stored. */
+async function insertMessage(db: Kysely<Schema>, row: Selectable<MessagesTable>): Promise<boolean> {
   return (await insertUnlessRetry.run(db, row)).length > 0
 }
 

@@ -118,9 +118,9 @@ export const touchRoom = (db: Kysely<Schema>, roomID: string, now: number) =>
   db.updateTable('rooms').set({ updated: now }).where('id', '=', roomID).execute()
 
 /**
- * The `created` of the room's next message: max(now, previous + 1), so `created` strictly
+ * SQLite: the `created` of the room's next message: max(now, previous + 1), so `created` strictly
  * increases within a room even when the clock stands still or steps back. The row lock this takes
- * also orders concurrent sends to one room.
+ * also orders concurrent sends to one room. (PostgreSQL bumps it in messages.storeOnPostgres.)
  */
 export async function nextMessageCreated(db: Kysely<Schema>, roomID: string, now: number): Promise<number> {
   const [row] = await bumpLastMessageCreated.run(db, { roomID, now })
@@ -136,6 +136,7 @@ const bumpLastMessageCreated = prepareQuery(
       .set((eb) => ({ last_message_created: nextCreated(eb, args.now) }))
       .where('id', '=', args.roomID)
       .returning('last_message_created'),
+  { dialect: 'sqlite' },
 )
 
 /** A room's next message `created`: now, or one more than its last if that is not before now. */
