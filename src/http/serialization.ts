@@ -50,13 +50,26 @@ const require = createRequire(import.meta.url)
  */
 export const responseSerializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
   let serialize: ((data: unknown) => string) | undefined
-  return (data) => {
+  const written = new WeakMap<object, Buffer>()
+  return (envelope) => {
     serialize ??= (require('fast-json-stringify') as typeof fastJson)(
       responseJSONSchema(schema) as JSONSchema,
     )
-    return serialize(data)
+    const { data } = envelope as { data?: unknown }
+    if (!isSuccess(envelope) || !Object.isFrozen(data)) return serialize(envelope)
+    // A frozen answer does not change (a history page kept by the page cache, say): it is written
+    // once, as bytes, then sent as they are.
+    let bytes = written.get(data as object)
+    if (!bytes) {
+      bytes = Buffer.from(serialize(envelope))
+      written.set(data as object, bytes)
+    }
+    return bytes as unknown as string
   }
 }
+
+// A success envelope is made by success(): its status and error are always the same.
+const isSuccess = (envelope: unknown) => (envelope as { status?: unknown } | null)?.status === 200
 
 export function useResponseSchemas(app: FastifyInstance): void {
   app.setSerializerCompiler(responseSerializerCompiler)

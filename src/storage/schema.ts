@@ -121,6 +121,8 @@ export interface RoomsTable {
   last_message_created: Generated<number>
   /** In a case's room: how far the case's agents have read (DESIGN §7); 0 elsewhere. */
   agents_read_up_to: Generated<number>
+  /** How many times a message of the room changed after it was stored (a delete, say). */
+  message_changes: Generated<number>
 }
 
 export interface RoomParticipantsTable {

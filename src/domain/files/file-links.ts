@@ -24,9 +24,14 @@ export class FileLinks {
     this.key = deriveKey(masterKey, 'file-links')
   }
 
+  /** Links made within one epoch (a clock hour) are the same links. */
+  epoch(): number {
+    return Math.floor(this.clock.now() / HOUR)
+  }
+
   url(file: { fileID: string; fileName: string }, variant: FileVariant, lifetime: 'short' | 'day' = 'short') {
     const hours = lifetime === 'day' ? 25 : 2
-    const expires = (Math.floor(this.clock.now() / HOUR) + hours) * HOUR
+    const expires = (this.epoch() + hours) * HOUR
     const name = encodeURIComponent(variant === 'thumbnail' ? 'thumbnail.webp' : file.fileName)
     const signature = this.sign(file.fileID, variant, expires)
     return `${this.publicURL}/files/${file.fileID}/${variant}/${name}?expires=${expires}&signature=${signature}`

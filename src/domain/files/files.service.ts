@@ -134,6 +134,11 @@ export class Files {
   }
 
   /** A message's data with fresh links to the file it carries (`lifetime: 'day'` for chatbots). */
+  /** Within one link epoch, withLinks makes the same links of the same data. */
+  linkEpoch(): number {
+    return this.deps.links.epoch()
+  }
+
   withLinks(data: Record<string, unknown>, lifetime: 'short' | 'day' = 'short'): Record<string, unknown> {
     const { fileID, fileName } = data
     if (typeof fileID !== 'string' || typeof fileName !== 'string') return data

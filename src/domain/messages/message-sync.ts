@@ -5,8 +5,7 @@ import type { Repositories } from '../repositories.js'
 import { type Room, toRoom } from '../rooms/room.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
-import { type Message, messageContext, toMessage } from './message.js'
-import type { Page } from './messages.service.js'
+import { type Message, messageContext, type Page, toMessage } from './message.js'
 import type { Senders } from './senders.js'
 
 /** Most messages one `new_and_updated` answers; `hasMore` asks for the rest. */

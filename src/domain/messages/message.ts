@@ -30,6 +30,12 @@ export interface Message {
   isRead: boolean
 }
 
+/** A page of a room's messages, oldest first, and whether there are more beyond it. */
+export interface Page {
+  messages: Message[]
+  hasMore: boolean
+}
+
 /** What a message's view needs besides its row. */
 export interface MessageContext {
   room: RoomSummary

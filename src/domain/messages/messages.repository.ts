@@ -135,12 +135,20 @@ export const unreadCounts = (db: Kysely<Schema>, userID: string) =>
     .groupBy('m.room_id')
     .execute()
 
-/** Erases the messages' content, inside the caller's transaction: also from the search index. */
+/**
+ * Erases the messages' content, inside the caller's transaction: also from the search index, and
+ * their rooms count a change (pages of them made before are stale: page-cache.ts).
+ */
 export async function markDeleted(db: Kysely<Schema>, ids: readonly string[], now: number) {
   await db
     .updateTable('messages')
     .set({ is_deleted: 1, body: '', data: '{}', updated: now })
     .where('id', 'in', ids)
+    .execute()
+  await db
+    .updateTable('rooms')
+    .set((eb) => ({ message_changes: eb('message_changes', '+', 1) }))
+    .where('id', 'in', (eb) => eb.selectFrom('messages').select('room_id').where('id', 'in', ids))
     .execute()
   await unindexMessages(db, ids)
 }

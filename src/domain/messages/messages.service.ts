@@ -10,8 +10,16 @@ import type { Repositories } from '../repositories.js'
 import { RoomType } from '../rooms/room.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
-import { type Message, messageContext, type Quote, SYSTEM_SENDER_ID, toMessage } from './message.js'
+import {
+  type Message,
+  messageContext,
+  type Page,
+  type Quote,
+  SYSTEM_SENDER_ID,
+  toMessage,
+} from './message.js'
 import { checkContent, fileIDOf } from './message-types.js'
+import { PageCache } from './page-cache.js'
 import type { Senders } from './senders.js'
 
 export interface SendInput {
@@ -26,11 +34,6 @@ export interface SendInput {
 }
 
 type ListPage = Parameters<Repositories['messages']['listPage']>[1]
-
-export interface Page {
-  messages: Message[]
-  hasMore: boolean
-}
 
 /**
  * Messages in rooms. A send is idempotent on (sender, localID); `created` strictly increases
@@ -48,6 +51,8 @@ export class MessagesService {
     private readonly files: Files,
     private readonly events: Events,
   ) {}
+
+  private readonly pages = new PageCache()
 
   async send(client: ClientIdentity, input: SendInput): Promise<Message> {
     const access = await this.rooms.forSend(client, input)
@@ -152,6 +157,11 @@ export class MessagesService {
   }
 
   private async pageOf(organizationID: string, access: RoomAccess, page: ListPage): Promise<Page> {
+    const made = () => this.makePage(organizationID, access, page)
+    return this.pages.read(page, access, this.files.linkEpoch(), made)
+  }
+
+  private async makePage(organizationID: string, access: RoomAccess, page: ListPage): Promise<Page> {
     const rows = await this.repositories.messages.listPage(this.database.db, {
       ...page,
       limit: page.limit + 1,

@@ -22,6 +22,7 @@ const ROOM_COLUMNS = [
   'updated',
   'last_message_created',
   'agents_read_up_to',
+  'message_changes',
 ] as const
 const PARTICIPANT_COLUMNS = ['room_id', 'user_id', 'joined', 'read_up_to', 'delivered_up_to'] as const
 const USER_COLUMNS = [
@@ -71,8 +72,18 @@ export interface RoomRead {
   users: Selectable<UsersTable>[]
 }
 
-const pick = <C extends string>(row: Record<string, unknown>, prefix: string, columns: readonly C[]) =>
-  Object.fromEntries(columns.map((c) => [c, row[`${prefix}${c}`]])) as Record<C, never>
+/** The row's `<prefix><column>` values, as a row of those columns (one loop: it runs per room read). */
+function picker<C extends string>(prefix: string, columns: readonly C[]) {
+  const aliases = columns.map((column) => [column, `${prefix}${column}`] as const)
+  return (row: Record<string, unknown>) => {
+    const picked: Record<string, unknown> = {}
+    for (const [column, alias] of aliases) picked[column] = row[alias]
+    return picked as Record<C, never>
+  }
+}
+const pickRoom = picker('r_', ROOM_COLUMNS)
+const pickParticipant = picker('p_', PARTICIPANT_COLUMNS)
+const pickUser = picker('u_', USER_COLUMNS)
 
 /**
  * The room, its participants (in joining order) and up to two of them as users (the sender and
@@ -90,9 +101,9 @@ export async function readRoom(
   if (!first) return undefined
   const joined = rows.filter((row) => row.p_user_id !== null)
   return {
-    room: pick(first, 'r_', ROOM_COLUMNS),
-    participants: joined.map((row) => pick(row, 'p_', PARTICIPANT_COLUMNS)),
-    users: joined.filter((row) => row.u_id !== null).map((row) => pick(row, 'u_', USER_COLUMNS)),
+    room: pickRoom(first),
+    participants: joined.map(pickParticipant),
+    users: joined.filter((row) => row.u_id !== null).map(pickUser),
   }
 }
 

@@ -20,6 +20,7 @@ import * as files from './0018_files.js'
 import * as userLifecycle from './0019_user_lifecycle.js'
 import * as eventEndpoints from './0020_event_endpoints.js'
 import * as reportDays from './0021_report_days.js'
+import * as roomMessageChanges from './0022_room_message_changes.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019_user_lifecycle': userLifecycle,
   '0020_event_endpoints': eventEndpoints,
   '0021_report_days': reportDays,
+  '0022_room_message_changes': roomMessageChanges,
 }
