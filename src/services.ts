@@ -12,6 +12,7 @@ import { Events } from './domain/events/events.service.js'
 import { FileLinks } from './domain/files/file-links.js'
 import { FileTypeSettings } from './domain/files/file-type-settings.js'
 import { Files } from './domain/files/files.service.js'
+import { MessageHistory } from './domain/messages/message-history.js'
 import { MessageSync } from './domain/messages/message-sync.js'
 import { MessagesService } from './domain/messages/messages.service.js'
 import { Senders } from './domain/messages/senders.js'
@@ -62,6 +63,8 @@ export interface Services {
   sessions: SessionsService
   rooms: RoomsService
   messages: MessagesService
+  /** Rooms' history, a page at a time. */
+  history: MessageHistory
   /** The room list and what changed since (each session's sync point). */
   sync: MessageSync
   /** Uploaded files: upload, signed links, download, lifecycle. */
@@ -123,6 +126,7 @@ export function createServices({
   })
   const events = new Events({ database, clock, repositories, encode: encodeEvent })
   const messages = new MessagesService(database, repositories, clock, senders, rooms, hub, files, events)
+  const history = new MessageHistory(database, repositories, rooms, files, messages)
   const sync = new MessageSync(database, repositories, clock, senders, rooms, files)
   const topics = new TopicsService(database, repositories, clock, organizations, audit)
   const chatbots = new ChatbotsService(
@@ -214,6 +218,7 @@ export function createServices({
     sessions,
     rooms,
     messages,
+    history,
     sync,
     files,
     fileTypes: new FileTypeSettings({ database, audit, repositories }),

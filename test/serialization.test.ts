@@ -189,7 +189,7 @@ describeEachDatabase('the routes', (dialect) => {
     const max = Number.MAX_SAFE_INTEGER
     await answers(
       ada.call('/v1/chat/message/list_by_room/before', { roomID }),
-      await services.messages.listBefore(identity, roomID, max, 50),
+      await services.history.listBefore(identity, roomID, max, 50),
     )
     await answers(ada.call('/v1/chat/message/room_list_and_unread'), {
       rooms: await services.sync.roomListAndUnread(identity),

@@ -42,7 +42,7 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   fastify.addHook('onRequest', requireClient)
   documentSecurity(fastify, SECURITY.client)
   const app = fastify.withTypeProvider<ZodTypeProvider>()
-  const { users, rooms, messages, sync } = app.services
+  const { users, rooms, messages, history, sync } = app.services
   const describe = <B, R extends z.ZodType>(summary: string, request: B, data: R) => ({
     schema: {
       summary,
@@ -97,12 +97,12 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v1/chat/message/list_by_room/before',
     describe('Messages before maxCreated, oldest first', body.listBefore, page),
-    async (r) => success(await messages.listBefore(r.client, r.body.roomID, r.body.maxCreated, r.body.limit)),
+    async (r) => success(await history.listBefore(r.client, r.body.roomID, r.body.maxCreated, r.body.limit)),
   )
   app.post(
     '/v1/chat/message/list_by_room/after',
     describe('Messages after minCreated, oldest first', body.listAfter, page),
-    async (r) => success(await messages.listAfter(r.client, r.body.roomID, r.body.minCreated, r.body.limit)),
+    async (r) => success(await history.listAfter(r.client, r.body.roomID, r.body.minCreated, r.body.limit)),
   )
   app.post(
     '/v1/chat/message/room_list_and_unread',

@@ -18,7 +18,7 @@ const room = z.object({ room: roomShape })
 /** Rooms and messages of the organization (server API). */
 export function roomRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
-  const { rooms, messages, userAccounts } = app.services
+  const { rooms, messages, history, userAccounts } = app.services
   const org = (r: FastifyRequest) => r.serverKey.organizationID
 
   app.post(
@@ -70,6 +70,6 @@ export function roomRoutes(fastify: FastifyInstance): void {
       serverMessageListRequest,
       z.object({ messages: z.array(messageShape), hasMore: z.boolean() }),
     ),
-    async (r) => success(await messages.listIn(org(r), r.body.roomID, r.body.maxCreated, r.body.limit)),
+    async (r) => success(await history.listIn(org(r), r.body.roomID, r.body.maxCreated, r.body.limit)),
   )
 }

@@ -3,8 +3,8 @@ import { z } from 'zod'
 import { AppKeyError, type AppKeyIdentity } from '../../domain/app-keys/app-keys.service.js'
 import type { FileObject } from '../../domain/files/files.service.js'
 import type { Message } from '../../domain/messages/message.js'
+import type { MessageHistory } from '../../domain/messages/message-history.js'
 import type { RoomListEntry } from '../../domain/messages/message-sync.js'
-import type { MessagesService } from '../../domain/messages/messages.service.js'
 import type { RoomSummary } from '../../domain/rooms/room.js'
 import type { ClientIdentity } from '../../domain/sessions/access-tokens.js'
 import { isClientFacing } from '../../http/cors.js'
@@ -87,7 +87,7 @@ export async function useTapTalkCompat(app: FastifyInstance): Promise<void> {
     const url = request.routeOptions.url ?? ''
     const data = envelope.data as Data
     if (url !== ROOM_LIST) return done(null, { ...envelope, data: toSDKData(data) })
-    roomListMessages(app.services.messages, request.client, data.rooms ?? []).then(
+    roomListMessages(app.services.history, request.client, data.rooms ?? []).then(
       (messages) => done(null, { ...envelope, data: { messages: messages.map(toSDKMessage) } }),
       (error: Error) => done(error),
     )
@@ -128,7 +128,7 @@ interface Data {
  * ones (the SDK counts a room's unread messages among those it holds; up to 100 a room).
  */
 async function roomListMessages(
-  messages: MessagesService,
+  history: MessageHistory,
   client: ClientIdentity,
   rooms: RoomListEntry[],
 ): Promise<Message[]> {
@@ -136,7 +136,7 @@ async function roomListMessages(
     rooms.map(async ({ room, lastMessage, unreadCount }) => {
       if (unreadCount <= 1) return lastMessage ? [lastMessage] : []
       const limit = Math.min(unreadCount, UNREAD_LISTED)
-      return (await messages.listBefore(client, room.roomID, 0, limit)).messages
+      return (await history.listBefore(client, room.roomID, 0, limit)).messages
     }),
   )
   return perRoom.flat().sort((a, b) => b.created - a.created)

@@ -11,6 +11,18 @@ export interface Quote {
 
 export const NO_QUOTE: Quote = { title: '', content: '', imageURL: '' }
 
+/** What a client asks to send (chat API, /connect, server API). */
+export interface SendInput {
+  roomID?: string | undefined
+  recipientUserID?: string | undefined
+  localID: string
+  type: number
+  body?: string | undefined
+  data: Record<string, unknown>
+  quote?: Quote | undefined
+  replyTo?: string | undefined
+}
+
 /** The message object of the chat API and of `chat/sendMessage` events (DESIGN §5). */
 export interface Message {
   messageID: string

@@ -13,27 +13,14 @@ import type { ClientIdentity } from '../sessions/access-tokens.js'
 import {
   type Message,
   messageContext,
-  type Page,
   type Quote,
+  type SendInput,
   SYSTEM_SENDER_ID,
   toMessage,
 } from './message.js'
 import { checkContent, fileIDOf } from './message-types.js'
-import { PageCache } from './page-cache.js'
+import { OneStatementSend } from './one-statement-send.js'
 import type { Senders } from './senders.js'
-
-export interface SendInput {
-  roomID?: string | undefined
-  recipientUserID?: string | undefined
-  localID: string
-  type: number
-  body?: string | undefined
-  data: Record<string, unknown>
-  quote?: Quote | undefined
-  replyTo?: string | undefined
-}
-
-type ListPage = Parameters<Repositories['messages']['listPage']>[1]
 
 /**
  * Messages in rooms. A send is idempotent on (sender, localID); `created` strictly increases
@@ -50,11 +37,15 @@ export class MessagesService {
     private readonly hub: Hub,
     private readonly files: Files,
     private readonly events: Events,
-  ) {}
+  ) {
+    this.oneStatement = new OneStatementSend(database, repositories, rooms, events, clock)
+  }
 
-  private readonly pages = new PageCache()
+  private readonly oneStatement: OneStatementSend
 
   async send(client: ClientIdentity, input: SendInput): Promise<Message> {
+    const quick = await this.oneStatement.send(client, input)
+    if (quick) return this.announceSent(client.organizationID, quick.access, quick.row, client.sessionID)
     const access = await this.rooms.forSend(client, input)
     const sender = { organizationID: client.organizationID, senderID: client.userID }
     return this.sendIn(access, sender, input, client.sessionID)
@@ -132,46 +123,6 @@ export class MessagesService {
   ) {
     const [message] = await this.announceNew(organizationID, access, [row], { exceptSessionID })
     return message as Message
-  }
-
-  /** Up to `limit` messages before `maxCreated` (0: the latest), in order (oldest first). */
-  listBefore(client: ClientIdentity, roomID: string, maxCreated: number, limit: number): Promise<Page> {
-    const bound = maxCreated === 0 ? Number.MAX_SAFE_INTEGER : maxCreated
-    return this.page(client, { roomID, direction: 'before', bound, limit })
-  }
-
-  /** Up to `limit` messages after `minCreated`, in order (oldest first). */
-  listAfter(client: ClientIdentity, roomID: string, minCreated: number, limit: number): Promise<Page> {
-    return this.page(client, { roomID, direction: 'after', bound: minCreated, limit })
-  }
-
-  /** The organization's room's messages before `maxCreated` (0: the latest), oldest first (server API). */
-  async listIn(organizationID: string, roomID: string, maxCreated: number, limit: number): Promise<Page> {
-    const access = await this.rooms.inOrganization(organizationID, roomID)
-    const bound = maxCreated === 0 ? Number.MAX_SAFE_INTEGER : maxCreated
-    return this.pageOf(organizationID, access, { roomID, direction: 'before', bound, limit })
-  }
-
-  private async page(client: ClientIdentity, page: ListPage): Promise<Page> {
-    return this.pageOf(client.organizationID, await this.rooms.access(client, page.roomID), page)
-  }
-
-  private async pageOf(organizationID: string, access: RoomAccess, page: ListPage): Promise<Page> {
-    const made = () => this.makePage(organizationID, access, page)
-    return this.pages.read(page, access, this.files.linkEpoch(), made)
-  }
-
-  private async makePage(organizationID: string, access: RoomAccess, page: ListPage): Promise<Page> {
-    const rows = await this.repositories.messages.listPage(this.database.db, {
-      ...page,
-      limit: page.limit + 1,
-    })
-    const messages = rows.slice(0, page.limit)
-    if (page.direction === 'before') messages.reverse()
-    return {
-      messages: await this.toMessages(organizationID, access, messages),
-      hasMore: rows.length > page.limit,
-    }
   }
 
   /** Read (or delivered) receipts: the user's marks move up to the newest of these messages. */

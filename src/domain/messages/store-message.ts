@@ -1,4 +1,12 @@
-import type { Kysely, Selectable } from 'kysely'
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type QueryCreator,
+  type Selectable,
+  type SqlBool,
+  sql,
+} from 'kysely'
 import { indexedText } from '../../lib/search-words.js'
 import { dialectOf, prepareQuery } from '../../storage/prepared.js'
 import type { MessagesTable, Schema } from '../../storage/schema.js'
@@ -31,6 +39,19 @@ export async function storeMessage(
   db: Kysely<Schema>,
   message: NewMessage,
 ): Promise<Selectable<MessagesTable> | undefined> {
+  const { row, words } = messageRow(message)
+  if (dialectOf(db) === 'postgres') return storeInOneStatement(db, row, words)
+  const created = await nextMessageCreated(db, row.room_id, message.now)
+  if (await insertMessage(db, { ...row, created })) {
+    if (words) await indexMessage(db, { id: row.id, roomID: row.room_id, words })
+    return { ...row, created }
+  }
+  await restoreLastMessageCreated(db, row.room_id, created)
+  return undefined
+}
+
+/** The message's row (`created` as of now, before its room's bump), and its words for the search. */
+export function messageRow(message: NewMessage): { row: Selectable<MessagesTable>; words: string } {
   const row: Selectable<MessagesTable> = {
     id: message.id,
     room_id: message.roomID,
@@ -46,15 +67,7 @@ export async function storeMessage(
     is_deleted: 0,
   }
   // The search index is kept in step by the same commit; nobody says a system message.
-  const words = row.type === MessageType.system ? '' : indexedText(row.body)
-  if (dialectOf(db) === 'postgres') return storeInOneStatement(db, row, words)
-  const created = await nextMessageCreated(db, row.room_id, message.now)
-  if (await insertMessage(db, { ...row, created })) {
-    if (words) await indexMessage(db, { id: row.id, roomID: row.room_id, words })
-    return { ...row, created }
-  }
-  await restoreLastMessageCreated(db, row.room_id, created)
-  return undefined
+  return { row, words: row.type === MessageType.system ? '' : indexedText(row.body) }
 }
 
 async function storeInOneStatement(db: Kysely<Schema>, row: Selectable<MessagesTable>, words: string) {
@@ -97,67 +110,95 @@ async function insertMessage(db: Kysely<Schema>, row: Selectable<MessagesTable>)
   return (await insertUnlessRetry.run(db, row)).length > 0
 }
 
-// The room's bump (skipped for a retry), the message (created as bumped) and its search entry. A
-// row when the room was bumped: with the message's columns, or nulls if a concurrent retry won.
+// A row when the room was bumped: with the message's columns, or nulls if a concurrent retry won.
 const storeOnPostgres = prepareQuery(
   'messages.storeOnPostgres',
-  (db, args: Selectable<MessagesTable> & { words: string }, shape) => {
-    const stored = db
-      .with('bump', (qb) =>
-        qb
-          .updateTable('rooms')
-          .set((eb) => ({ last_message_created: nextCreated(eb, args.created) }))
-          .where('id', '=', args.room_id)
-          .where(({ exists, not, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('messages')
-                  .select('id')
-                  .where('sender_id', '=', args.sender_id)
-                  .where('local_id', '=', args.local_id)
-                  .where('room_id', '=', args.room_id),
-              ),
-            ),
-          )
-          .returning('last_message_created'),
-      )
-      .with('stored', (qb) =>
-        qb
-          .insertInto('messages')
-          .values((eb) => ({
-            id: args.id,
-            room_id: args.room_id,
-            sender_id: args.sender_id,
-            local_id: args.local_id,
-            type: args.type,
-            body: args.body,
-            data: args.data,
-            quote: args.quote,
-            reply_to: args.reply_to,
-            // Bumped, unless this is a retry: then the insert conflicts and stores nothing.
-            created: eb.fn.coalesce(
-              eb.selectFrom('bump').select('last_message_created'),
-              eb.val(args.created),
-            ),
-            updated: args.updated,
-            is_deleted: args.is_deleted,
-          }))
-          .onConflict((c) => c.columns(['sender_id', 'local_id', 'room_id']).doNothing())
-          .returningAll(),
-      )
-    const indexed =
-      shape === 'indexed'
-        ? stored.with('indexed', (qb) => indexStoredMessage(qb as never, args.words) as never)
-        : stored
-    return indexed
+  (db, args: Selectable<MessagesTable> & { words: string }, shape) =>
+    storingMessage(db, args, shape)
       .selectFrom('bump')
       .leftJoin('stored', (join) => join.onTrue())
       .select('bump.last_message_created as bumped')
-      .selectAll('stored')
-  },
+      .selectAll('stored'),
   {
     dialect: 'postgres',
     shapes: ['indexed', 'plain'],
     shapeOf: (args) => (args.words ? 'indexed' : 'plain'),
   },
 )
+
+/**
+ * PostgreSQL: the CTEs that store a message. `bump`: the room's, unless the message is stored
+ * already (a retry) or `allowed` says no; `stored`: the message, created as bumped, if bumped (a
+ * concurrent retry may still win: then nothing); and in shape 'indexed' its search entry.
+ */
+export function storingMessage(
+  db: QueryCreator<Schema>,
+  args: Selectable<MessagesTable> & { words: string },
+  shape: string,
+  allowed: (eb: ExpressionBuilder<Schema, 'rooms'>) => Expression<SqlBool> = (eb) => eb.lit(true),
+) {
+  const stored = db
+    .with('bump', (qb) =>
+      qb
+        .updateTable('rooms')
+        .set((eb) => ({ last_message_created: nextCreated(eb, args.created) }))
+        .where('id', '=', args.room_id)
+        .where(allowed)
+        .where(({ exists, not, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('messages')
+                .select('id')
+                .where('sender_id', '=', args.sender_id)
+                .where('local_id', '=', args.local_id)
+                .where('room_id', '=', args.room_id),
+            ),
+          ),
+        )
+        .returning('last_message_created'),
+    )
+    .with('stored', (qb) =>
+      qb
+        .insertInto('messages')
+        .columns(MESSAGE_COLUMNS)
+        .expression((eb) =>
+          eb
+            .selectFrom('bump')
+            .select([
+              eb.val(args.id).as('id'),
+              eb.val(args.room_id).as('room_id'),
+              eb.val(args.sender_id).as('sender_id'),
+              eb.val(args.local_id).as('local_id'),
+              sql<number>`${args.type}::integer`.as('type'),
+              eb.val(args.body).as('body'),
+              eb.val(args.data).as('data'),
+              eb.val(args.quote).as('quote'),
+              sql<string | null>`${args.reply_to}::text`.as('reply_to'),
+              'bump.last_message_created as created',
+              sql<number>`${args.updated}::bigint`.as('updated'),
+              sql<number>`${args.is_deleted}::integer`.as('is_deleted'),
+            ]),
+        )
+        .onConflict((c) => c.columns(['sender_id', 'local_id', 'room_id']).doNothing())
+        .returningAll(),
+    )
+  return shape === 'indexed'
+    ? stored.with('indexed', (qb) => indexStoredMessage(qb as never, args.words) as never)
+    : stored
+}
+
+/** A message row's columns, in the table's order. */
+export const MESSAGE_COLUMNS = [
+  'id',
+  'room_id',
+  'sender_id',
+  'local_id',
+  'type',
+  'body',
+  'data',
+  'quote',
+  'reply_to',
+  'created',
+  'updated',
+  'is_deleted',
+] as const

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely'
+import type { ExpressionBuilder, Insertable, Kysely, QueryCreator, Selectable } from 'kysely'
 import { prepareQuery } from '../../storage/prepared.js'
 import type { RoomParticipantsTable, RoomsTable, Schema, UsersTable } from '../../storage/schema.js'
 
@@ -42,28 +42,32 @@ const USER_COLUMNS = [
   'deleted_at',
 ] as const
 
-// One row per participant (one with nulls for a room nobody is in): the room's columns as r_*, the
-// participant's as p_*, and, for the two users asked for, the user's as u_*.
-const roomWithParticipants = prepareQuery(
-  'rooms.roomWithParticipants',
-  (db, args: { roomID: string; userA: string; userB: string }) =>
-    db
-      .selectFrom('rooms as r')
-      .leftJoin('room_participants as p', 'p.room_id', 'r.id')
-      .leftJoin('users as u', (join) =>
-        join
-          .onRef('u.id', '=', 'p.user_id')
-          .on((eb) => eb.or([eb('p.user_id', '=', args.userA), eb('p.user_id', '=', args.userB)])),
-      )
-      .select([
-        ...ROOM_COLUMNS.map((c) => `r.${c} as r_${c}` as const),
-        ...PARTICIPANT_COLUMNS.map((c) => `p.${c} as p_${c}` as const),
-        ...USER_COLUMNS.map((c) => `u.${c} as u_${c}` as const),
-      ])
-      .where('r.id', '=', args.roomID)
-      .orderBy('p.joined')
-      .orderBy('p.user_id'),
-)
+/**
+ * One row per participant (one with nulls for a room nobody is in): the room's columns as r_*, the
+ * participant's as p_*, and, for the two users asked for, the user's as u_*. roomReadOf reads them.
+ */
+export const selectRoomRead = (
+  db: QueryCreator<Schema>,
+  args: { roomID: string; userA: string; userB: string },
+) =>
+  db
+    .selectFrom('rooms as r')
+    .leftJoin('room_participants as p', 'p.room_id', 'r.id')
+    .leftJoin('users as u', (join) =>
+      join
+        .onRef('u.id', '=', 'p.user_id')
+        .on((eb) => eb.or([eb('p.user_id', '=', args.userA), eb('p.user_id', '=', args.userB)])),
+    )
+    .select([
+      ...ROOM_COLUMNS.map((c) => `r.${c} as r_${c}` as const),
+      ...PARTICIPANT_COLUMNS.map((c) => `p.${c} as p_${c}` as const),
+      ...USER_COLUMNS.map((c) => `u.${c} as u_${c}` as const),
+    ])
+    .where('r.id', '=', args.roomID)
+    .orderBy('p.joined')
+    .orderBy('p.user_id')
+
+const roomWithParticipants = prepareQuery('rooms.roomWithParticipants', selectRoomRead)
 
 export interface RoomRead {
   room: Selectable<RoomsTable>
@@ -94,9 +98,17 @@ export async function readRoom(
   roomID: string,
   userIDs: readonly [string?, (string | undefined)?] = [],
 ): Promise<RoomRead | undefined> {
-  // '' is no user's ID: none asked for.
-  const [userA = '', userB = userA] = userIDs
-  const rows = (await roomWithParticipants.run(db, { roomID, userA, userB })) as Record<string, unknown>[]
+  return roomReadOf(await roomWithParticipants.run(db, { roomID, ...usersToRead(userIDs) }))
+}
+
+/** The two users a room read reads ('' is no user's ID: none asked for). */
+export const usersToRead = ([userA = '', userB = userA]: readonly [string?, (string | undefined)?]) => ({
+  userA,
+  userB,
+})
+
+/** The room read from selectRoomRead's rows; undefined when there is no such room (no row). */
+export function roomReadOf(rows: readonly Record<string, unknown>[]): RoomRead | undefined {
   const [first] = rows
   if (!first) return undefined
   const joined = rows.filter((row) => row.p_user_id !== null)

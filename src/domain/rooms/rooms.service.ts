@@ -10,6 +10,12 @@ import type { User } from '../users/user.js'
 import type { UsersService } from '../users/users.service.js'
 import { personalPeer, personalRoomID, type Room, RoomType, toRoom } from './room.js'
 
+/** Where a message goes: a room, or the personal room with a user. */
+export interface SendTarget {
+  roomID?: string | undefined
+  recipientUserID?: string | undefined
+}
+
 /** A room the caller may use, with its participants. */
 export interface RoomAccess {
   room: Selectable<RoomsTable>
@@ -156,42 +162,63 @@ export class RoomsService {
    * The room for a message send: `roomID`, or the personal room with `recipientUserID`, opened
    * on first use.
    */
-  async forSend(
-    client: ClientIdentity,
-    target: { roomID?: string; recipientUserID?: string },
-  ): Promise<RoomAccess> {
+  async forSend(client: ClientIdentity, target: SendTarget): Promise<RoomAccess> {
+    const to = this.sendTarget(client, target)
+    // The room, the sender and the recipient and whether one was deleted, in one query.
+    const read = await this.repositories.rooms.readRoom(this.database.db, to.roomID, [
+      client.userID,
+      to.recipientUserID,
+    ])
+    const access = this.sendAccess(client, to, read)
+    if (access) return access
+    const recipientUserID = to.recipientUserID as string
+    await this.users.getMany(client.organizationID, [recipientUserID], { living: true })
+    const now = this.clock.now()
+    await this.database.transaction(async (trx) => {
+      const room = {
+        id: to.roomID,
+        organization_id: client.organizationID,
+        type: RoomType.personal,
+        name: '',
+      }
+      await this.repositories.rooms.insertRoom(trx, { ...room, image_url: '', created: now, updated: now })
+      await this.repositories.rooms.addParticipants(trx, to.roomID, [client.userID, recipientUserID], now)
+    })
+    return this.access(client, to.roomID)
+  }
+
+  /** The room a send goes to and, in a personal room, its recipient. */
+  sendTarget(client: ClientIdentity, target: SendTarget): { roomID: string; recipientUserID?: string } {
     // A personal room is addressed by its ID before its first message too (clients compute it).
     const peer = target.roomID ? personalPeer(target.roomID, client.userID) : undefined
-    if (target.roomID && !peer) {
-      const access = await this.access(client, target.roomID)
+    if (target.roomID && !peer) return { roomID: target.roomID }
+    const recipientUserID = peer ?? target.recipientUserID
+    if (!recipientUserID) throw paramError('roomID', 'is required')
+    if (recipientUserID === client.userID) throw paramError('recipientUserID', 'must be another user')
+    return { roomID: personalRoomID(client.userID, recipientUserID), recipientUserID }
+  }
+
+  /**
+   * A send's room as read (with the sender's and the recipient's rows), if the sender may send
+   * there; undefined for a personal room not opened yet.
+   */
+  sendAccess(
+    client: ClientIdentity,
+    to: { roomID: string; recipientUserID?: string | undefined },
+    read: RoomAccess | undefined,
+  ): RoomAccess | undefined {
+    if (!to.recipientUserID) {
+      const access = this.checked(client, to.roomID, read)
       // A case's room takes messages through the case (its state and the chatbot's outbox).
       if (access.room.type === RoomType.case)
         throw paramError('roomID', 'is a case room; use case/send_message')
       return access
     }
-    const recipientUserID = peer ?? target.recipientUserID
-    if (!recipientUserID) throw paramError('roomID', 'is required')
-    if (recipientUserID === client.userID) throw paramError('recipientUserID', 'must be another user')
-    const roomID = personalRoomID(client.userID, recipientUserID)
-    // Every message but the first: the room, its two users and whether one was deleted, in one query.
-    const read = await this.repositories.rooms.readRoom(this.database.db, roomID, [
-      client.userID,
-      recipientUserID,
-    ])
-    if (read) {
-      const recipient = read.users.find((user) => user.id === recipientUserID)
-      if (recipient?.organization_id !== client.organizationID || recipient.deleted_at !== null)
-        throw new AppError('notFound', `User ${recipientUserID} not found`)
-      return this.checked(client, roomID, read)
-    }
-    await this.users.getMany(client.organizationID, [recipientUserID], { living: true })
-    const now = this.clock.now()
-    await this.database.transaction(async (trx) => {
-      const room = { id: roomID, organization_id: client.organizationID, type: RoomType.personal, name: '' }
-      await this.repositories.rooms.insertRoom(trx, { ...room, image_url: '', created: now, updated: now })
-      await this.repositories.rooms.addParticipants(trx, roomID, [client.userID, recipientUserID], now)
-    })
-    return this.access(client, roomID)
+    if (!read) return undefined
+    const recipient = read.users?.find((user) => user.id === to.recipientUserID)
+    if (recipient?.organization_id !== client.organizationID || recipient.deleted_at !== null)
+      throw new AppError('notFound', `User ${to.recipientUserID} not found`)
+    return this.checked(client, to.roomID, read)
   }
 
   /** The room and its participants, without access checks (for domain code that already checked). */

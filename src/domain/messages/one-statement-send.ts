@@ -1,0 +1,77 @@
+import type { Selectable } from 'kysely'
+import type { Clock } from '../../lib/clock.js'
+import type { Database } from '../../storage/database.js'
+import type { MessagesTable } from '../../storage/schema.js'
+import type { Events } from '../events/events.service.js'
+import type { Repositories } from '../repositories.js'
+import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
+import type { ClientIdentity } from '../sessions/access-tokens.js'
+import type { SendInput } from './message.js'
+import { checkContent, fileIDOf, type MessageContent } from './message-types.js'
+import { storeInRoom } from './store-in-room.js'
+import { messageRow } from './store-message.js'
+
+/**
+ * PostgreSQL: a send in one round trip. A message that needs nothing but storing (no file to
+ * attach, no replyTo to check, no event endpoint to tell) is stored, and its room read, by one
+ * statement (store-in-room.ts) instead of a room read and then the store.
+ */
+export class OneStatementSend {
+  constructor(
+    private readonly database: Database,
+    private readonly repositories: Pick<Repositories, 'messages'>,
+    private readonly rooms: RoomsService,
+    private readonly events: Events,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The message stored (or found stored: a retry) and its room; undefined when the general send
+   * must run: on SQLite, for a room not opened yet, for a message that needs more, or for content
+   * it refuses (it says so, after any fault with the room, as it always has).
+   */
+  async send(
+    client: ClientIdentity,
+    input: SendInput,
+  ): Promise<{ access: RoomAccess; row: Selectable<MessagesTable> } | undefined> {
+    if (this.database.dialect !== 'postgres' || input.replyTo) return undefined
+    const to = this.rooms.sendTarget(client, input)
+    const content = acceptedContent({ type: input.type, body: input.body ?? '', data: input.data })
+    if (!content || fileIDOf(content) !== undefined) return undefined
+    if (await this.events.mayRecord(client.organizationID, 'message.new')) return undefined
+    const { row, words } = messageRow({
+      id: this.database.ids.next(),
+      roomID: to.roomID,
+      senderID: client.userID,
+      localID: input.localID,
+      ...content,
+      quote: input.quote,
+      now: this.clock.now(),
+    })
+    // In a group room the statement checks the sender as it checks a personal room's recipient.
+    const recipientUserID = to.recipientUserID ?? client.userID
+    const { read, stored } = await this.database.oneStatement((db) =>
+      storeInRoom(db, row, { organizationID: client.organizationID, recipientUserID, words }),
+    )
+    // What the statement refused, this refuses too (the same checks), with the reason.
+    const access = this.rooms.sendAccess(client, to, read)
+    if (!access) return undefined
+    const found =
+      stored ??
+      (await this.repositories.messages.findBySenderLocalID(
+        this.database.db,
+        client.userID,
+        input.localID,
+        to.roomID,
+      ))
+    return found && { access, row: found }
+  }
+}
+
+function acceptedContent(content: MessageContent): MessageContent | undefined {
+  try {
+    return checkContent(content)
+  } catch {
+    return undefined
+  }
+}
