@@ -79,15 +79,11 @@ export async function measure(
   await pause(2000)
   const bytesPerSocket = (rssBytes(pid) - before) / links.length
   let received = 0
-  const buckets = new Map<number, number>()
   const latencies: number[] = []
   for (const link of links.slice(PAIRS, 2 * PAIRS))
     link.onMessage((body) => {
       received++
       latencies.push(performance.now() - Number(body))
-      const b = Math.floor(performance.now() / 250)
-      const l = performance.now() - Number(body)
-      if (l > (buckets.get(b) ?? 0)) buckets.set(b, l)
     })
   let sequence = 0
   const sendRound = (count: number) => {
@@ -127,8 +123,6 @@ export async function measure(
     await pause(3000)
     const receivedPerSecond = received / seconds
     latencies.sort((a, b) => a - b)
-    if (process.env.BUCKETS) console.log(name, rate, [...buckets.values()].map((v) => Math.round(v)).join(' '))
-    buckets.clear()
     rates.push({
       ...figures,
       receivedPerSecond,

@@ -10,14 +10,7 @@ import type { Repositories } from '../repositories.js'
 import { RoomType } from '../rooms/room.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
-import {
-  type Message,
-  messageContext,
-  type Quote,
-  type SendInput,
-  SYSTEM_SENDER_ID,
-  toMessage,
-} from './message.js'
+import { type Message, messageContext, type SendInput, SYSTEM_SENDER_ID, toMessage } from './message.js'
 import { checkContent, fileIDOf } from './message-types.js'
 import { OneStatementSend } from './one-statement-send.js'
 import type { Senders } from './senders.js'

@@ -1,5 +1,5 @@
 import { type Kysely, type QueryCreator, sql } from 'kysely'
-import { dialectOf } from '../../storage/prepared.js'
+import { dialectOf, prepareQuery } from '../../storage/prepared.js'
 import type { Schema } from '../../storage/schema.js'
 
 // The full-text index of message words (migration 0012): SQLite FTS5 (rowid = message ID, columns
@@ -11,9 +11,22 @@ export async function indexMessage(
   db: Kysely<Schema>,
   message: { id: string; roomID: string; words: string },
 ) {
-  await sql`insert into message_search (rowid, words, room)
-    values (${rowid(message.id)}, ${message.words}, ${message.roomID})`.execute(db)
+  await indexOne.run(db, message)
 }
+
+/** The FTS5 table as SQLite's inserts see it. */
+interface SearchSchema {
+  message_search: { rowid: unknown; words: string; room: string }
+}
+
+const indexOne = prepareQuery(
+  'search.indexMessage',
+  (db, message: { id: string; roomID: string; words: string }) =>
+    (db as unknown as QueryCreator<SearchSchema>)
+      .insertInto('message_search')
+      .values({ rowid: rowid(message.id), words: message.words, room: message.roomID }),
+  { dialect: 'sqlite' },
+)
 
 /** The index's table on PostgreSQL, and a CTE `stored` of messages just inserted. */
 interface IndexingSchema {
