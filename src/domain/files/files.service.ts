@@ -133,11 +133,12 @@ export class Files {
       throw new AppError('conflict', `File ${fileID} was sent already`)
   }
 
-  /** A message's data with fresh links to the file it carries (`lifetime: 'day'` for chatbots). */
   /** Within one link epoch, withLinks makes the same links of the same data. */
   linkEpoch(): number {
     return this.deps.links.epoch()
   }
+
+  /** A message's data with fresh links to the file it carries (`lifetime: 'day'` for chatbots). */
 
   withLinks(data: Record<string, unknown>, lifetime: 'short' | 'day' = 'short'): Record<string, unknown> {
     const { fileID, fileName } = data

@@ -11,9 +11,10 @@ import { RoomType } from '../rooms/room.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import { type Message, messageContext, type SendInput, SYSTEM_SENDER_ID, toMessage } from './message.js'
-import { checkContent, fileIDOf } from './message-types.js'
-import { OneStatementSend } from './one-statement-send.js'
+import { checkContent } from './message-types.js'
+import { OneStatementSend, onlyStored } from './one-statement-send.js'
 import type { Senders } from './senders.js'
+import { newMessage } from './store-message.js'
 
 /**
  * Messages in rooms. A send is idempotent on (sender, localID); `created` strictly increases
@@ -61,20 +62,10 @@ export class MessagesService {
     const { senderID } = sender
     const content = checkContent({ type: input.type, body: input.body ?? '', data: input.data })
     if (input.replyTo) await this.requireInRoom(input.replyTo, access.room.id)
-    const message = {
-      id: this.database.ids.next(),
-      roomID: access.room.id,
-      senderID,
-      localID: input.localID,
-      ...content,
-      quote: input.quote,
-      replyTo: input.replyTo,
-      now: this.clock.now(),
-    }
+    const id = this.database.ids.next()
+    const message = newMessage(id, this.clock.now(), { roomID: access.room.id, senderID }, input, content)
     // Most messages carry no file and go to no event endpoint: stored by one statement.
-    const alone =
-      fileIDOf(content) === undefined && !(await this.events.mayRecord(sender.organizationID, 'message.new'))
-    const row = alone
+    const row = (await onlyStored(this.events, sender.organizationID, content))
       ? await this.database.oneStatement((db) => this.repositories.messages.storeMessage(db, message))
       : await this.database.transaction(async (trx) => {
           const withFile = await this.files.contentWithFile(trx, sender, content)

@@ -9,7 +9,7 @@ import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { SendInput } from './message.js'
 import { checkContent, fileIDOf, type MessageContent } from './message-types.js'
 import { storeInRoom } from './store-in-room.js'
-import { messageRow } from './store-message.js'
+import { messageRow, newMessage } from './store-message.js'
 
 /**
  * PostgreSQL: a send in one round trip. A message that needs nothing but storing (no file to
@@ -37,17 +37,16 @@ export class OneStatementSend {
     if (this.database.dialect !== 'postgres' || input.replyTo) return undefined
     const to = this.rooms.sendTarget(client, input)
     const content = acceptedContent({ type: input.type, body: input.body ?? '', data: input.data })
-    if (!content || fileIDOf(content) !== undefined) return undefined
-    if (await this.events.mayRecord(client.organizationID, 'message.new')) return undefined
-    const { row, words } = messageRow({
-      id: this.database.ids.next(),
-      roomID: to.roomID,
-      senderID: client.userID,
-      localID: input.localID,
-      ...content,
-      quote: input.quote,
-      now: this.clock.now(),
-    })
+    if (!content || !(await onlyStored(this.events, client.organizationID, content))) return undefined
+    const id = this.database.ids.next()
+    const message = newMessage(
+      id,
+      this.clock.now(),
+      { roomID: to.roomID, senderID: client.userID },
+      input,
+      content,
+    )
+    const { row, words } = messageRow(message)
     // In a group room the statement checks the sender as it checks a personal room's recipient.
     const recipientUserID = to.recipientUserID ?? client.userID
     const { read, stored } = await this.database.oneStatement((db) =>
@@ -66,6 +65,11 @@ export class OneStatementSend {
       ))
     return found && { access, row: found }
   }
+}
+
+/** Whether storing is all a message needs: it carries no file, and no event endpoint hears of it. */
+export async function onlyStored(events: Events, organizationID: string, content: MessageContent) {
+  return fileIDOf(content) === undefined && !(await events.mayRecord(organizationID, 'message.new'))
 }
 
 function acceptedContent(content: MessageContent): MessageContent | undefined {

@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache'
 import type { Repositories } from '../repositories.js'
 import type { RoomAccess } from '../rooms/rooms.service.js'
-import { type Page, SYSTEM_SENDER_ID } from './message.js'
+import type { Page } from './message.js'
+import { splitSender } from './senders.js'
 
 type ListPage = Parameters<Repositories['messages']['listPage']>[1]
 
@@ -57,14 +58,13 @@ export class PageCache {
 
 const keyOf = (key: ListPage) => `${key.roomID} ${key.direction} ${key.bound} ${key.limit}`
 
-const USER_ID = /^\d+$/
-
 /** The page's senders that are users; undefined if another kind of sender, named elsewhere, spoke. */
 function userSendersOf(page: Page): string[] | undefined {
   const userIDs = new Set<string>()
   for (const { user } of page.messages) {
-    if (USER_ID.test(user.userID)) userIDs.add(user.userID)
-    else if (user.userID !== SYSTEM_SENDER_ID) return undefined
+    const [kind] = splitSender(user.userID)
+    if (kind === 'user') userIDs.add(user.userID)
+    else if (kind !== 'system') return undefined
   }
   return [...userIDs]
 }

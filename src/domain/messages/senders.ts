@@ -51,7 +51,7 @@ export class Senders {
 type SenderKind = 'user' | 'agent' | 'chatbot' | 'system'
 
 /** A message's sender_id: a userID (digits), `agent:<id>`, `chatbot:<id>` or `system`. */
-function splitSender(senderID: string): [SenderKind, string] {
+export function splitSender(senderID: string): [SenderKind, string] {
   if (/^\d+$/.test(senderID)) return ['user', senderID]
   const [kind = '', id = ''] = senderID.split(':')
   return kind === 'agent' || kind === 'chatbot' ? [kind, id] : ['system', '']

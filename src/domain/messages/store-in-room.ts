@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import { prepareQuery } from '../../storage/prepared.js'
+import { picker } from '../../storage/rows.js'
 import type { MessagesTable, Schema } from '../../storage/schema.js'
 import { RoomType } from '../rooms/room.js'
 import {
@@ -47,8 +48,7 @@ export async function storeInRoom(
   return { read, stored: undefined }
 }
 
-const storedOf = (first: Record<string, unknown>) =>
-  Object.fromEntries(MESSAGE_COLUMNS.map((c) => [c, first[`m_${c}`]])) as Selectable<MessagesTable>
+const storedOf = picker('m_', MESSAGE_COLUMNS) as (row: Record<string, unknown>) => Selectable<MessagesTable>
 
 type Args = Selectable<MessagesTable> & {
   organizationID: string

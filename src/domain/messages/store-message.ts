@@ -12,8 +12,8 @@ import { dialectOf, prepareQuery } from '../../storage/prepared.js'
 import type { MessagesTable, Schema } from '../../storage/schema.js'
 import { nextCreated, nextMessageCreated, restoreLastMessageCreated } from '../rooms/rooms.repository.js'
 import { indexMessage, indexStoredMessage } from '../search/search.repository.js'
-import { NO_QUOTE, type Quote } from './message.js'
-import { MessageType } from './message-types.js'
+import { NO_QUOTE, type Quote, type SendInput } from './message.js'
+import { type MessageContent, MessageType } from './message-types.js'
 
 export interface NewMessage {
   /** The message's ID (the database's `ids.next()`). */
@@ -28,6 +28,23 @@ export interface NewMessage {
   replyTo?: string | undefined
   now: number
 }
+
+/** The message a send of `input` (its content checked) makes in a room. */
+export const newMessage = (
+  id: string,
+  now: number,
+  to: { roomID: string; senderID: string },
+  input: Pick<SendInput, 'localID' | 'quote' | 'replyTo'>,
+  content: MessageContent,
+): NewMessage => ({
+  id,
+  ...to,
+  localID: input.localID,
+  ...content,
+  quote: input.quote,
+  replyTo: input.replyTo,
+  now,
+})
 
 /**
  * Stores a message in its room: `created` = max(now, previous + 1) for the room, and its words in

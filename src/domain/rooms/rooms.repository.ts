@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Insertable, Kysely, QueryCreator, Selectable } from 'kysely'
 import { prepareQuery } from '../../storage/prepared.js'
+import { picker } from '../../storage/rows.js'
 import type { RoomParticipantsTable, RoomsTable, Schema, UsersTable } from '../../storage/schema.js'
 
 export const insertRoom = (db: Kysely<Schema>, row: Insertable<RoomsTable>) =>
@@ -76,15 +77,6 @@ export interface RoomRead {
   users: Selectable<UsersTable>[]
 }
 
-/** The row's `<prefix><column>` values, as a row of those columns (one loop: it runs per room read). */
-function picker<C extends string>(prefix: string, columns: readonly C[]) {
-  const aliases = columns.map((column) => [column, `${prefix}${column}`] as const)
-  return (row: Record<string, unknown>) => {
-    const picked: Record<string, unknown> = {}
-    for (const [column, alias] of aliases) picked[column] = row[alias]
-    return picked as Record<C, never>
-  }
-}
 const pickRoom = picker('r_', ROOM_COLUMNS)
 const pickParticipant = picker('p_', PARTICIPANT_COLUMNS)
 const pickUser = picker('u_', USER_COLUMNS)
