@@ -37,8 +37,8 @@ with "bump" as (
   select "r"."id" as "r_id", "r"."organization_id" as "r_organization_id", "r"."type" as "r_type", "r"."name" as "r_name", "r"."image_url" as "r_image_url", "r"."created" as "r_created", "r"."updated" as "r_updated", "r"."last_message_created" as "r_last_message_created", "r"."agents_read_up_to" as "r_agents_read_up_to", "r"."message_changes" as "r_message_changes", "p"."room_id" as "p_room_id", "p"."user_id" as "p_user_id", "p"."joined" as "p_joined", "p"."read_up_to" as "p_read_up_to", "p"."delivered_up_to" as "p_delivered_up_to", "u"."id" as "u_id", "u"."organization_id" as "u_organization_id", "u"."xc_user_id" as "u_xc_user_id", "u"."full_name" as "u_full_name", "u"."email" as "u_email", "u"."phone" as "u_phone", "u"."username" as "u_username", "u"."photo_thumbnail_url" as "u_photo_thumbnail_url", "u"."photo_fullsize_url" as "u_photo_fullsize_url", "u"."user_role_code" as "u_user_role_code", "u"."created" as "u_created", "u"."updated" as "u_updated", "u"."deactivated_at" as "u_deactivated_at", "u"."deleted_at" as "u_deleted_at"
   from "rooms" as "r"
   left join "room_participants" as "p" on "p"."room_id" = "r"."id"
-  left join "users" as "u" on "u"."id" = "p"."user_id" and ("p"."user_id" = $27 or "p"."user_id" = $28)
-  where "r"."id" = $29
+  left join "users" as "u" on "u"."id" = "p"."user_id" and p.user_id in ($27, $28)
+  where r.id = $29
   order by "p"."joined", "p"."user_id"
 )
 select "read".*, "bump"."last_message_created" as "bumped", "stored"."id" as "m_id", "stored"."room_id" as "m_room_id", "stored"."sender_id" as "m_sender_id", "stored"."local_id" as "m_local_id", "stored"."type" as "m_type", "stored"."body" as "m_body", "stored"."data" as "m_data", "stored"."quote" as "m_quote", "stored"."reply_to" as "m_reply_to", "stored"."created" as "m_created", "stored"."updated" as "m_updated", "stored"."is_deleted" as "m_is_deleted"
@@ -64,8 +64,8 @@ with "bump" as (
   select "r"."id" as "r_id", "r"."organization_id" as "r_organization_id", "r"."type" as "r_type", "r"."name" as "r_name", "r"."image_url" as "r_image_url", "r"."created" as "r_created", "r"."updated" as "r_updated", "r"."last_message_created" as "r_last_message_created", "r"."agents_read_up_to" as "r_agents_read_up_to", "r"."message_changes" as "r_message_changes", "p"."room_id" as "p_room_id", "p"."user_id" as "p_user_id", "p"."joined" as "p_joined", "p"."read_up_to" as "p_read_up_to", "p"."delivered_up_to" as "p_delivered_up_to", "u"."id" as "u_id", "u"."organization_id" as "u_organization_id", "u"."xc_user_id" as "u_xc_user_id", "u"."full_name" as "u_full_name", "u"."email" as "u_email", "u"."phone" as "u_phone", "u"."username" as "u_username", "u"."photo_thumbnail_url" as "u_photo_thumbnail_url", "u"."photo_fullsize_url" as "u_photo_fullsize_url", "u"."user_role_code" as "u_user_role_code", "u"."created" as "u_created", "u"."updated" as "u_updated", "u"."deactivated_at" as "u_deactivated_at", "u"."deleted_at" as "u_deleted_at"
   from "rooms" as "r"
   left join "room_participants" as "p" on "p"."room_id" = "r"."id"
-  left join "users" as "u" on "u"."id" = "p"."user_id" and ("p"."user_id" = $26 or "p"."user_id" = $27)
-  where "r"."id" = $28
+  left join "users" as "u" on "u"."id" = "p"."user_id" and p.user_id in ($26, $27)
+  where r.id = $28
   order by "p"."joined", "p"."user_id"
 )
 select "read".*, "bump"."last_message_created" as "bumped", "stored"."id" as "m_id", "stored"."room_id" as "m_room_id", "stored"."sender_id" as "m_sender_id", "stored"."local_id" as "m_local_id", "stored"."type" as "m_type", "stored"."body" as "m_body", "stored"."data" as "m_data", "stored"."quote" as "m_quote", "stored"."reply_to" as "m_reply_to", "stored"."created" as "m_created", "stored"."updated" as "m_updated", "stored"."is_deleted" as "m_is_deleted"

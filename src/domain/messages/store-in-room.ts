@@ -3,13 +3,8 @@ import { prepareQuery } from '../../storage/prepared.js'
 import { picker } from '../../storage/rows.js'
 import type { MessagesTable, Schema } from '../../storage/schema.js'
 import { RoomType } from '../rooms/room.js'
-import {
-  type RoomRead,
-  restoreLastMessageCreated,
-  roomReadOf,
-  selectRoomRead,
-  usersToRead,
-} from '../rooms/rooms.repository.js'
+import { type RoomRead, roomReadOf, selectRoomRead, usersToRead } from '../rooms/room-read.repository.js'
+import { restoreLastMessageCreated } from '../rooms/rooms.repository.js'
 import { MESSAGE_COLUMNS, storingMessage } from './store-message.js'
 
 // PostgreSQL: a send as one statement, one round trip. It stores the message only if the sender

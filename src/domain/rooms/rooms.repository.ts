@@ -1,7 +1,6 @@
-import type { ExpressionBuilder, Insertable, Kysely, QueryCreator, Selectable } from 'kysely'
+import type { ExpressionBuilder, Insertable, Kysely } from 'kysely'
 import { prepareQuery } from '../../storage/prepared.js'
-import { picker } from '../../storage/rows.js'
-import type { RoomParticipantsTable, RoomsTable, Schema, UsersTable } from '../../storage/schema.js'
+import type { RoomsTable, Schema } from '../../storage/schema.js'
 
 export const insertRoom = (db: Kysely<Schema>, row: Insertable<RoomsTable>) =>
   db
@@ -10,106 +9,10 @@ export const insertRoom = (db: Kysely<Schema>, row: Insertable<RoomsTable>) =>
     .onConflict((c) => c.column('id').doNothing())
     .execute()
 
+export * from './room-read.repository.js'
+
 export const findRoom = (db: Kysely<Schema>, id: string) =>
   db.selectFrom('rooms').selectAll().where('id', '=', id).executeTakeFirst()
-
-const ROOM_COLUMNS = [
-  'id',
-  'organization_id',
-  'type',
-  'name',
-  'image_url',
-  'created',
-  'updated',
-  'last_message_created',
-  'agents_read_up_to',
-  'message_changes',
-] as const
-const PARTICIPANT_COLUMNS = ['room_id', 'user_id', 'joined', 'read_up_to', 'delivered_up_to'] as const
-const USER_COLUMNS = [
-  'id',
-  'organization_id',
-  'xc_user_id',
-  'full_name',
-  'email',
-  'phone',
-  'username',
-  'photo_thumbnail_url',
-  'photo_fullsize_url',
-  'user_role_code',
-  'created',
-  'updated',
-  'deactivated_at',
-  'deleted_at',
-] as const
-
-/**
- * One row per participant (one with nulls for a room nobody is in): the room's columns as r_*, the
- * participant's as p_*, and, for the two users asked for, the user's as u_*. roomReadOf reads them.
- */
-export const selectRoomRead = (
-  db: QueryCreator<Schema>,
-  args: { roomID: string; userA: string; userB: string },
-) =>
-  db
-    .selectFrom('rooms as r')
-    .leftJoin('room_participants as p', 'p.room_id', 'r.id')
-    .leftJoin('users as u', (join) =>
-      join
-        .onRef('u.id', '=', 'p.user_id')
-        .on((eb) => eb.or([eb('p.user_id', '=', args.userA), eb('p.user_id', '=', args.userB)])),
-    )
-    .select([
-      ...ROOM_COLUMNS.map((c) => `r.${c} as r_${c}` as const),
-      ...PARTICIPANT_COLUMNS.map((c) => `p.${c} as p_${c}` as const),
-      ...USER_COLUMNS.map((c) => `u.${c} as u_${c}` as const),
-    ])
-    .where('r.id', '=', args.roomID)
-    .orderBy('p.joined')
-    .orderBy('p.user_id')
-
-const roomWithParticipants = prepareQuery('rooms.roomWithParticipants', selectRoomRead)
-
-export interface RoomRead {
-  room: Selectable<RoomsTable>
-  participants: Selectable<RoomParticipantsTable>[]
-  /** The users asked for, among the participants. */
-  users: Selectable<UsersTable>[]
-}
-
-const pickRoom = picker('r_', ROOM_COLUMNS)
-const pickParticipant = picker('p_', PARTICIPANT_COLUMNS)
-const pickUser = picker('u_', USER_COLUMNS)
-
-/**
- * The room, its participants (in joining order) and up to two of them as users (the sender and
- * the recipient of a message, say), in one query; undefined when there is no such room.
- */
-export async function readRoom(
-  db: Kysely<Schema>,
-  roomID: string,
-  userIDs: readonly [string?, (string | undefined)?] = [],
-): Promise<RoomRead | undefined> {
-  return roomReadOf(await roomWithParticipants.run(db, { roomID, ...usersToRead(userIDs) }))
-}
-
-/** The two users a room read reads ('' is no user's ID: none asked for). */
-export const usersToRead = ([userA = '', userB = userA]: readonly [string?, (string | undefined)?]) => ({
-  userA,
-  userB,
-})
-
-/** The room read from selectRoomRead's rows; undefined when there is no such room (no row). */
-export function roomReadOf(rows: readonly Record<string, unknown>[]): RoomRead | undefined {
-  const [first] = rows
-  if (!first) return undefined
-  const joined = rows.filter((row) => row.p_user_id !== null)
-  return {
-    room: pickRoom(first),
-    participants: joined.map(pickParticipant),
-    users: joined.filter((row) => row.u_id !== null).map(pickUser),
-  }
-}
 
 /** Adds participants; those already in the room stay as they were. */
 export const addParticipants = (

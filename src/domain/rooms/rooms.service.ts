@@ -1,7 +1,9 @@
 import type { Insertable, Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
+import { isText } from '../../lib/formats.js'
 import type { Hub } from '../../realtime/hub.js'
+import { BatchedReads } from '../../storage/batched-reads.js'
 import type { Database } from '../../storage/database.js'
 import type { RoomParticipantsTable, RoomsTable, UsersTable } from '../../storage/schema.js'
 import type { Repositories } from '../repositories.js'
@@ -9,6 +11,7 @@ import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { User } from '../users/user.js'
 import type { UsersService } from '../users/users.service.js'
 import { personalPeer, personalRoomID, type Room, RoomType, toRoom } from './room.js'
+import type { RoomReadKey } from './room-read.repository.js'
 
 /** Where a message goes: a room, or the personal room with a user. */
 export interface SendTarget {
@@ -40,13 +43,28 @@ export class RoomsService {
     return room.type === RoomType.case ? this.caseFollowersOf(room.id) : Promise.resolve([])
   }
 
+  /** Room reads on PostgreSQL, where a busy server's reads share round trips. */
+  private readonly reads: BatchedReads<RoomReadKey, RoomAccess | undefined> | undefined
+
   constructor(
     private readonly database: Database,
     private readonly repositories: Pick<Repositories, 'rooms'>,
     private readonly clock: Clock,
     private readonly users: UsersService,
     private readonly hub: Hub,
-  ) {}
+  ) {
+    if (database.dialect === 'postgres')
+      this.reads = new BatchedReads((keys) => repositories.rooms.readRooms(database.db, keys))
+  }
+
+  /**
+   * The room with its participants and up to two of them as users, as it is now; undefined if
+   * there is no such room. (On SQLite a read is a call: nothing to share.)
+   */
+  private read(roomID: string, userIDs: RoomReadKey['userIDs'] = []): Promise<RoomAccess | undefined> {
+    if (this.reads && isText(roomID)) return this.reads.read({ roomID, userIDs })
+    return this.repositories.rooms.readRoom(this.database.db, roomID, userIDs)
+  }
 
   async createGroup(
     client: ClientIdentity,
@@ -165,10 +183,7 @@ export class RoomsService {
   async forSend(client: ClientIdentity, target: SendTarget): Promise<RoomAccess> {
     const to = this.sendTarget(client, target)
     // The room, the sender and the recipient and whether one was deleted, in one query.
-    const read = await this.repositories.rooms.readRoom(this.database.db, to.roomID, [
-      client.userID,
-      to.recipientUserID,
-    ])
+    const read = await this.read(to.roomID, [client.userID, to.recipientUserID])
     const access = this.sendAccess(client, to, read)
     if (access) return access
     const recipientUserID = to.recipientUserID as string
@@ -223,7 +238,7 @@ export class RoomsService {
 
   /** The room and its participants, without access checks (for domain code that already checked). */
   async snapshot(roomID: string): Promise<RoomAccess> {
-    const read = await this.repositories.rooms.readRoom(this.database.db, roomID)
+    const read = await this.read(roomID)
     if (!read) throw new AppError('notFound', `Room ${roomID} not found`)
     return read
   }
@@ -232,7 +247,7 @@ export class RoomsService {
   async access(client: ClientIdentity, roomID: string, { participantOnly = true } = {}): Promise<RoomAccess> {
     // In a personal room, both users' rows come along: they are who sent its messages.
     const users = [client.userID, personalPeer(roomID, client.userID)] as const
-    const read = await this.repositories.rooms.readRoom(this.database.db, roomID, users)
+    const read = await this.read(roomID, users)
     return this.checked(client, roomID, read, { participantOnly })
   }
 
@@ -252,7 +267,7 @@ export class RoomsService {
 
   /** The room and its participants if it is the organization's (another's does not exist: 40401). */
   async inOrganization(organizationID: string, roomID: string): Promise<RoomAccess> {
-    const read = await this.repositories.rooms.readRoom(this.database.db, roomID)
+    const read = await this.read(roomID)
     return this.ofOrganization(organizationID, roomID, read)
   }
 
