@@ -57,8 +57,16 @@ if (!only || only === 'http') {
 }
 if (!only || only === 'history') {
   const baseline = await bare()
-  const rows: Figures[] = [baseline, await benchHistory('SQLite')]
-  if (await postgresReachable()) rows.push(await benchHistory('PostgreSQL', postgresURL))
+  const rows: Figures[] = [
+    baseline,
+    await benchHistory('SQLite'),
+    await benchHistory('SQLite', undefined, true),
+  ]
+  if (await postgresReachable())
+    rows.push(
+      await benchHistory('PostgreSQL', postgresURL),
+      await benchHistory('PostgreSQL', postgresURL, true),
+    )
   console.log(`\nHistory pages: 50 connections, ${process.env.BENCH_DURATION ?? 10} s each`)
   printTable(rows, baseline)
 }
