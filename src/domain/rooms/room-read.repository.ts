@@ -37,11 +37,6 @@ const USER_COLUMNS = [
 ] as const
 
 /**
- * One row per participant (one with nulls for a room nobody is in): the room's columns as r_*, the
- * participant's as p_*, and, for the two users asked for, the user's as u_*. roomReadOf reads them.
- */
-
-/**
  * One row per participant of the rooms `rooms` picks (one with nulls for a room nobody is in), in
  * joining order: the room's columns as r_*, the participant's as p_*, and, for the participants
  * `users` picks, the user's as u_*. roomReadOf reads them.
