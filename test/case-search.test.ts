@@ -1,7 +1,9 @@
+import { sql } from 'kysely'
 import { beforeAll, expect, test } from 'vitest'
 import { Senders } from '../src/domain/messages/senders.js'
 import { repositories } from '../src/domain/repositories.js'
 import { CaseSearcher } from '../src/domain/search/case-search.js'
+import * as unsearchedChatMessages from '../src/storage/migrations/0023_unsearched_chat_messages.js'
 import { signInAgent } from './support/agents.js'
 import { useServer } from './support/app.js'
 import { openCase } from './support/cases.js'
@@ -154,6 +156,7 @@ describeEachDatabase('searching cases', (dialect) => {
         type: 1001,
         body: 'A zeppelin from long ago',
         data: {},
+        searchable: true,
         now: server().clock.now(),
       }),
     )
@@ -166,6 +169,32 @@ describeEachDatabase('searching cases', (dialect) => {
     })
     expect(deleted.status).toBe(200)
     expect(await found('zeppelin')).toEqual([])
+  })
+
+  test("a chat room's messages are not indexed, and migration 0023 drops the entries they had", async () => {
+    const { db } = server().app.database
+    const said = async () => (await repositories.search.roomsOfMatches(db, ['quokka'], 10)).roomIDs
+    // An organization of its own: the cases above stay the only ones the other tests find.
+    const own = await createOrganization(server(), 'Quokkas')
+    const [ann, ben] = [await own.signIn('chat-ann'), await own.signIn('chat-ben')]
+    const sent = await ann.call('/v1/chat/message/send', {
+      recipientUserID: ben.userID,
+      localID: 'q1',
+      type: 1001,
+      body: 'A quokka smiled',
+    })
+    expect(sent.status).toBe(200)
+    expect(await said()).toEqual([])
+    // As stored before: its entry in the index. A case's message stays indexed.
+    const { messageID, roomID } = sent.json.data.message
+    await (dialect === 'sqlite'
+      ? repositories.search.indexMessage(db, { id: messageID, roomID, words: 'a quokka smiled' })
+      : sql`insert into message_search (message_id, room_id, words)
+          values (${messageID}, ${roomID}, to_tsvector('simple', 'a quokka smiled'))`.execute(db))
+    const quokkaCase = await openCase(await own.signIn('quokka-fan'), 'Quokka quandary')
+    expect((await said()).sort()).toEqual([roomID, quokkaCase.roomID].sort())
+    await unsearchedChatMessages.up(db as never)
+    expect(await said()).toEqual([quokkaCase.roomID])
   })
 
   test('hostile queries are words, never syntax, and never a 500', async () => {

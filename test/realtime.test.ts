@@ -138,6 +138,7 @@ describeEachDatabase('/connect WebSocket', (dialect) => {
           localID: 'o2',
           type: 1001,
           body: 'stored, then the instance died',
+          searchable: false,
           data: {},
           now: server().clock.now(),
         }),

@@ -154,6 +154,7 @@ export class CaseEngine {
       localID: ids.next(),
       ...content,
       now,
+      searchable: true,
     })
   }
 
@@ -184,6 +185,7 @@ export class CaseEngine {
       localID,
       ...withFile,
       now,
+      searchable: true,
     })
     if (!message) return messages.findBySenderLocalID(trx, senderID, localID, row.room_id)
     await files.attach(trx, { id: message.id, roomID: row.room_id, content: withFile })

@@ -46,11 +46,11 @@ export class OneStatementSend {
       input,
       content,
     )
-    const { row, words } = messageRow(message)
+    const { row } = messageRow(message)
     // In a group room the statement checks the sender as it checks a personal room's recipient.
     const recipientUserID = to.recipientUserID ?? client.userID
     const { read, stored } = await this.database.oneStatement((db) =>
-      storeInRoom(db, row, { organizationID: client.organizationID, recipientUserID, words }),
+      storeInRoom(db, row, { organizationID: client.organizationID, recipientUserID }),
     )
     // What the statement refused, this refuses too (the same checks), with the reason.
     const access = this.rooms.sendAccess(client, to, read)

@@ -27,7 +27,7 @@ export interface StoredInRoom {
 export async function storeInRoom(
   db: Kysely<Schema>,
   row: Selectable<MessagesTable>,
-  to: { organizationID: string; recipientUserID: string; words: string },
+  to: { organizationID: string; recipientUserID: string },
 ): Promise<StoredInRoom> {
   const users = usersToRead([row.sender_id, to.recipientUserID])
   const rows = await storeAndRead.run(db, { ...row, ...to, ...users })
@@ -48,17 +48,17 @@ const storedOf = picker('m_', MESSAGE_COLUMNS) as (row: Record<string, unknown>)
 type Args = Selectable<MessagesTable> & {
   organizationID: string
   recipientUserID: string
-  words: string
   userA: string
   userB: string
 }
 
 const storeAndRead = prepareQuery(
   'messages.storeInRoom',
-  (db, args: Args, shape) =>
+  (db, args: Args) =>
     // The room is the organization's and no case's; the sender is in it, and so is the recipient
-    // (in a group room, the sender again), a living user of the organization.
-    storingMessage(db, args, shape, (eb) =>
+    // (in a group room, the sender again), a living user of the organization. A chat room's
+    // message goes to no search index (only cases' are searched).
+    storingMessage(db, args, 'plain', (eb) =>
       eb.and([
         eb('organization_id', '=', args.organizationID),
         eb('type', '<>', RoomType.case),
@@ -94,9 +94,5 @@ const storeAndRead = prepareQuery(
       ])
       .orderBy('read.p_joined')
       .orderBy('read.p_user_id'),
-  {
-    dialect: 'postgres',
-    shapes: ['indexed', 'plain'],
-    shapeOf: (args) => (args.words ? 'indexed' : 'plain'),
-  },
+  { dialect: 'postgres' },
 )

@@ -27,6 +27,11 @@ export interface NewMessage {
   quote?: Quote | undefined
   replyTo?: string | undefined
   now: number
+  /**
+   * Whether its words go to the search index: a case's messages, which agents search (case
+   * search); the chat rooms' are searched by nobody, so they cost no index entry.
+   */
+  searchable: boolean
 }
 
 /** The message a send of `input` (its content checked) makes in a room. */
@@ -44,6 +49,8 @@ export const newMessage = (
   quote: input.quote,
   replyTo: input.replyTo,
   now,
+  // Chat messages: a case's room takes messages through the case (case-engine.ts).
+  searchable: false,
 })
 
 /**
@@ -84,7 +91,8 @@ export function messageRow(message: NewMessage): { row: Selectable<MessagesTable
     is_deleted: 0,
   }
   // The search index is kept in step by the same commit; nobody says a system message.
-  return { row, words: row.type === MessageType.system ? '' : indexedText(row.body) }
+  const indexed = message.searchable && row.type !== MessageType.system
+  return { row, words: indexed ? indexedText(row.body) : '' }
 }
 
 async function storeInOneStatement(db: Kysely<Schema>, row: Selectable<MessagesTable>, words: string) {
@@ -150,7 +158,7 @@ const storeOnPostgres = prepareQuery(
  */
 export function storingMessage(
   db: QueryCreator<Schema>,
-  args: Selectable<MessagesTable> & { words: string },
+  args: Selectable<MessagesTable> & { words?: string },
   shape: string,
   allowed: (eb: ExpressionBuilder<Schema, 'rooms'>) => Expression<SqlBool> = (eb) => eb.lit(true),
 ) {
@@ -200,7 +208,7 @@ export function storingMessage(
         .returningAll(),
     )
   return shape === 'indexed'
-    ? stored.with('indexed', (qb) => indexStoredMessage(qb as never, args.words) as never)
+    ? stored.with('indexed', (qb) => indexStoredMessage(qb as never, args.words as string) as never)
     : stored
 }
 

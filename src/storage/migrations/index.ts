@@ -21,6 +21,7 @@ import * as userLifecycle from './0019_user_lifecycle.js'
 import * as eventEndpoints from './0020_event_endpoints.js'
 import * as reportDays from './0021_report_days.js'
 import * as roomMessageChanges from './0022_room_message_changes.js'
+import * as unsearchedChatMessages from './0023_unsearched_chat_messages.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020_event_endpoints': eventEndpoints,
   '0021_report_days': reportDays,
   '0022_room_message_changes': roomMessageChanges,
+  '0023_unsearched_chat_messages': unsearchedChatMessages,
 }
