@@ -225,7 +225,7 @@ describeEachDatabase('admin CLI', (dialect) => {
     })
     expect(JSON.stringify(entries)).not.toContain(second.secretKey)
     expect(JSON.stringify(entries)).not.toContain(first.secretKey)
-  })
+  }, 120_000) // a dozen CLI processes, each starting Node and connecting: 16–30 s on a busy CI machine
 
   test('agents: list, deactivate (not the last admin), reactivate, set a password from stdin', async () => {
     const { organizationID: org } = await cliJSON('org', 'create', '--name', 'Staff')
