@@ -227,5 +227,5 @@ describeEachDatabase('Database.transaction', (dialect) => {
         await own.drop()
       }
       expect(failures).toEqual([])
-    })
+    }, 90_000) // migrates a fresh database while another creates and drops schemas: up to 26 s in CI
 })
