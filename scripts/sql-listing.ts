@@ -88,8 +88,12 @@ const listed = (query: ListedQuery, db: Kysely<Schema>): string =>
 const CLAUSE =
   /^ (with|insert into|values|on conflict|set|select|from|inner join|left join|where|group by|order by|limit|returning|for update|for share)\b/
 
-/** The statement, one clause a line, so that a diff shows which clause changed. */
-function lines(sql: string): string {
+/**
+ * The statement, one clause a line, so that a diff shows which clause changed. (SQL written by
+ * hand, with lines of its own, is first made one line, as Kysely writes it.)
+ */
+function lines(written: string): string {
+  const sql = oneLine(written)
   let text = ''
   let quote = ''
   /** The parentheses open here: true for a WITH query's, whose clauses get lines of their own. */
@@ -103,7 +107,7 @@ function lines(sql: string): string {
     } else if (c === '"' || c === "'") {
       quote = c
     } else if (c === '(') {
-      open.push(text.endsWith(' as '))
+      open.push(/ as (materialized )?$/.test(text))
       if (open.at(-1) && atTop()) {
         text += `(${newline()}`
         continue
@@ -121,3 +125,13 @@ function lines(sql: string): string {
   }
   return text
 }
+
+/** Runs of white space outside quotes made one space, and none inside parentheses' edges. */
+const oneLine = (sql: string): string =>
+  sql
+    .split(/('(?:[^']|'')*'|"[^"]*")/)
+    .map((part, i) =>
+      i % 2 === 1 ? part : part.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')'),
+    )
+    .join('')
+    .trim()

@@ -5,7 +5,7 @@ import { createOrganization, type TestClient } from './support/clients.js'
 import { describeEachDatabase, postgresURL } from './support/databases.js'
 
 // Every access check reads its room (rooms.service). On PostgreSQL a busy server's reads share
-// round trips (storage/batched-reads.ts): many users' reads of many rooms, some they may not see,
+// round trips (storage/batcher.ts): many users' reads of many rooms, some they may not see,
 // go out in one query. Each must still get exactly its own answer.
 
 /** Eight users in four personal rooms (0-1, 2-3, ...) and two groups that overlap them. */

@@ -16,39 +16,49 @@ where "room_id" = $1 and "created" > $2
 order by "created" asc
 limit $3
 
--- messages.storeInRoom
--- parameters: created, 1, created, room_id, organizationID, 3, room_id, sender_id, room_id, recipientUserID, organizationID, sender_id, local_id, room_id, id, room_id, sender_id, local_id, type, body, data, quote, reply_to, updated, is_deleted, userA, userB, room_id
-with "bump" as (
-  update "rooms"
-  set "last_message_created" = case when "last_message_created" >= $1 then "last_message_created" + $2 else $3 end
-  where "id" = $4 and ("organization_id" = $5 and "type" <> $6 and exists (select "user_id" from "room_participants" where "room_id" = $7 and "user_id" = $8) and exists (select "p"."user_id" from "room_participants" as "p" inner join "users" as "u" on "u"."id" = "p"."user_id" where "p"."room_id" = $9 and "p"."user_id" = $10 and "u"."organization_id" = $11 and "u"."deleted_at" is null)) and not exists (select "id" from "messages" where "sender_id" = $12 and "local_id" = $13 and "room_id" = $14)
-  returning "last_message_created"
-), "stored" as (
-  insert into "messages" ("id", "room_id", "sender_id", "local_id", "type", "body", "data", "quote", "reply_to", "created", "updated", "is_deleted")
-  select $15 as "id", $16 as "room_id", $17 as "sender_id", $18 as "local_id", $19::integer as "type", $20 as "body", $21 as "data", $22 as "quote", $23::text as "reply_to", "bump"."last_message_created" as "created", $24::bigint as "updated", $25::integer as "is_deleted"
-  from "bump"
-  on conflict ("sender_id", "local_id", "room_id") do nothing
+-- messages.storeInRooms
+-- parameters: ids, roomIDs, senderIDs, localIDs, types, bodies, data, quotes, nows, organizationIDs, recipientIDs
+with input as materialized (
+  select *
+  from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::text[])
+  with ordinality as i (id, room_id, sender_id, local_id, type, body, data, quote, now, organization_id, recipient_id, ord)
+), allowed as materialized (
+  select i.*
+  from input i
+  where exists (select from rooms r where r.id = i.room_id and r.organization_id = i.organization_id and r.type <> 3 offset 0) and exists (select from room_participants p where p.room_id = i.room_id and p.user_id = i.sender_id offset 0) and exists (select from room_participants p join users u on u.id = p.user_id where p.room_id = i.room_id and p.user_id = i.recipient_id and u.organization_id = i.organization_id and u.deleted_at is null offset 0) and not exists (select from messages m where m.sender_id = i.sender_id and m.local_id = i.local_id and m.room_id = i.room_id offset 0)
+), locked as materialized (
+  select l.id, l.last_message_created
+  from (select distinct room_id from allowed order by room_id) a cross join lateral (select id, last_message_created from rooms where id = a.room_id for update) l
+), ranked as (
+  select a.id, a.room_id, a.now, a.ord, row_number() over (partition by a.room_id order by a.ord) as k
+  from allowed a
+), created as materialized (
+  select r.id, r.room_id, r.ord, greatest(l.last_message_created + r.k, max(r.now - r.k) over (partition by r.room_id order by r.ord) + r.k) as created
+  from ranked r join locked l on l.id = r.room_id
+), bump as (
+  update rooms
+  set last_message_created = (select max(c.created) from created c where c.room_id = rooms.id)
+  where rooms.id = any(array(select id from locked))
+), stored as (
+  insert into messages (id, room_id, sender_id, local_id, type, body, data, quote, reply_to, created, updated, is_deleted)
+  select i.id, i.room_id, i.sender_id, i.local_id, i.type, i.body, i.data, i.quote, null, c.created, i.now, 0
+  from created c join input i on i.ord = c.ord
+  order by c.ord
+  on conflict (sender_id, local_id, room_id) do nothing
   returning *
-), "read" as (
-  select "r"."id" as "r_id", "r"."organization_id" as "r_organization_id", "r"."type" as "r_type", "r"."name" as "r_name", "r"."image_url" as "r_image_url", "r"."created" as "r_created", "r"."updated" as "r_updated", "r"."last_message_created" as "r_last_message_created", "r"."agents_read_up_to" as "r_agents_read_up_to", "r"."message_changes" as "r_message_changes", "p"."room_id" as "p_room_id", "p"."user_id" as "p_user_id", "p"."joined" as "p_joined", "p"."read_up_to" as "p_read_up_to", "p"."delivered_up_to" as "p_delivered_up_to", "u"."id" as "u_id", "u"."organization_id" as "u_organization_id", "u"."xc_user_id" as "u_xc_user_id", "u"."full_name" as "u_full_name", "u"."email" as "u_email", "u"."phone" as "u_phone", "u"."username" as "u_username", "u"."photo_thumbnail_url" as "u_photo_thumbnail_url", "u"."photo_fullsize_url" as "u_photo_fullsize_url", "u"."user_role_code" as "u_user_role_code", "u"."created" as "u_created", "u"."updated" as "u_updated", "u"."deactivated_at" as "u_deactivated_at", "u"."deleted_at" as "u_deleted_at"
-  from "rooms" as "r"
-  left join "room_participants" as "p" on "p"."room_id" = "r"."id"
-  left join "users" as "u" on "u"."id" = "p"."user_id" and p.user_id in ($26, $27)
-  where r.id = $28
-  order by "p"."joined", "p"."user_id"
 )
-select "read".*, "bump"."last_message_created" as "bumped", "stored"."id" as "m_id", "stored"."room_id" as "m_room_id", "stored"."sender_id" as "m_sender_id", "stored"."local_id" as "m_local_id", "stored"."type" as "m_type", "stored"."body" as "m_body", "stored"."data" as "m_data", "stored"."quote" as "m_quote", "stored"."reply_to" as "m_reply_to", "stored"."created" as "m_created", "stored"."updated" as "m_updated", "stored"."is_deleted" as "m_is_deleted"
-from "read"
-left join "bump" on true
-left join "stored" on true
-order by "read"."p_joined", "read"."p_user_id"
+select i.ord, read.*, c.created as bumped, s.id as m_id, s.room_id as m_room_id, s.sender_id as m_sender_id, s.local_id as m_local_id, s.type as m_type, s.body as m_body, s.data as m_data, s.quote as m_quote, s.reply_to as m_reply_to, s.created as m_created, s.updated as m_updated, s.is_deleted as m_is_deleted
+from input i cross join lateral (select r.id as r_id, r.organization_id as r_organization_id, r.type as r_type, r.name as r_name, r.image_url as r_image_url, r.created as r_created, r.updated as r_updated, r.last_message_created as r_last_message_created, r.agents_read_up_to as r_agents_read_up_to, r.message_changes as r_message_changes, p.room_id as p_room_id, p.user_id as p_user_id, p.joined as p_joined, p.read_up_to as p_read_up_to, p.delivered_up_to as p_delivered_up_to, u.id as u_id, u.organization_id as u_organization_id, u.xc_user_id as u_xc_user_id, u.full_name as u_full_name, u.email as u_email, u.phone as u_phone, u.username as u_username, u.photo_thumbnail_url as u_photo_thumbnail_url, u.photo_fullsize_url as u_photo_fullsize_url, u.user_role_code as u_user_role_code, u.created as u_created, u.updated as u_updated, u.deactivated_at as u_deactivated_at, u.deleted_at as u_deleted_at from rooms r left join room_participants p on p.room_id = r.id left join users u on u.id = p.user_id and u.id in (i.sender_id, i.recipient_id) where r.id = i.room_id offset 0) read
+left join created c on c.ord = i.ord
+left join stored s on s.id = i.id
+order by i.ord, read.p_joined, read.p_user_id
 
 -- messages.storeOnPostgres (indexed)
 -- parameters: created, 1, created, room_id, sender_id, local_id, room_id, id, room_id, sender_id, local_id, type, body, data, quote, reply_to, updated, is_deleted, words
 with "bump" as (
   update "rooms"
   set "last_message_created" = case when "last_message_created" >= $1 then "last_message_created" + $2 else $3 end
-  where "id" = $4 and true and not exists (select "id" from "messages" where "sender_id" = $5 and "local_id" = $6 and "room_id" = $7)
+  where "id" = $4 and not exists (select "id" from "messages" where "sender_id" = $5 and "local_id" = $6 and "room_id" = $7)
   returning "last_message_created"
 ), "stored" as (
   insert into "messages" ("id", "room_id", "sender_id", "local_id", "type", "body", "data", "quote", "reply_to", "created", "updated", "is_deleted")
@@ -70,7 +80,7 @@ left join "stored" on true
 with "bump" as (
   update "rooms"
   set "last_message_created" = case when "last_message_created" >= $1 then "last_message_created" + $2 else $3 end
-  where "id" = $4 and true and not exists (select "id" from "messages" where "sender_id" = $5 and "local_id" = $6 and "room_id" = $7)
+  where "id" = $4 and not exists (select "id" from "messages" where "sender_id" = $5 and "local_id" = $6 and "room_id" = $7)
   returning "last_message_created"
 ), "stored" as (
   insert into "messages" ("id", "room_id", "sender_id", "local_id", "type", "body", "data", "quote", "reply_to", "created", "updated", "is_deleted")

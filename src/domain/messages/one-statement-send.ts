@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { Clock } from '../../lib/clock.js'
+import { Batcher } from '../../storage/batcher.js'
 import type { Database } from '../../storage/database.js'
 import type { MessagesTable } from '../../storage/schema.js'
 import type { Events } from '../events/events.service.js'
@@ -8,22 +9,31 @@ import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { SendInput } from './message.js'
 import { checkContent, fileIDOf, type MessageContent } from './message-types.js'
-import { storeInRoom } from './store-in-room.js'
+import { type StoredInRoom, type StoreInRoom, storeInRooms } from './store-in-room.js'
 import { messageRow, newMessage } from './store-message.js'
 
 /**
  * PostgreSQL: a send in one round trip. A message that needs nothing but storing (no file to
  * attach, no replyTo to check, no event endpoint to tell) is stored, and its room read, by one
- * statement (store-in-room.ts) instead of a room read and then the store.
+ * statement (store-in-room.ts) instead of a room read and then the store; on a busy server, with
+ * the other such sends that arrived meanwhile (a Batcher's): one round trip and one commit for all.
  */
 export class OneStatementSend {
+  private readonly stores: Batcher<StoreInRoom, StoredInRoom | undefined>
+
   constructor(
     private readonly database: Database,
     private readonly repositories: Pick<Repositories, 'messages'>,
     private readonly rooms: RoomsService,
     private readonly events: Events,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    // A batch that fails stored none of its messages (one statement): each goes the general way,
+    // which fails alone, with its own error, if it fails at all.
+    this.stores = new Batcher((sends) =>
+      storeInRooms(database.db, sends).catch(() => sends.map(() => undefined)),
+    )
+  }
 
   /**
    * The message stored (or found stored: a retry) and its room; undefined when the general send
@@ -49,9 +59,9 @@ export class OneStatementSend {
     const { row } = messageRow(message)
     // In a group room the statement checks the sender as it checks a personal room's recipient.
     const recipientUserID = to.recipientUserID ?? client.userID
-    const { read, stored } = await this.database.oneStatement((db) =>
-      storeInRoom(db, row, { organizationID: client.organizationID, recipientUserID }),
-    )
+    const result = await this.stores.run({ row, organizationID: client.organizationID, recipientUserID })
+    if (!result) return undefined
+    const { read, stored } = result
     // What the statement refused, this refuses too (the same checks), with the reason.
     const access = this.rooms.sendAccess(client, to, read)
     if (!access) return undefined

@@ -1,16 +1,31 @@
-import type { Kysely, Selectable } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import { prepareQuery } from '../../storage/prepared.js'
 import { picker } from '../../storage/rows.js'
 import type { MessagesTable, Schema } from '../../storage/schema.js'
 import { RoomType } from '../rooms/room.js'
-import { type RoomRead, roomReadOf, selectRoomRead, usersToRead } from '../rooms/room-read.repository.js'
+import {
+  PARTICIPANT_COLUMNS,
+  ROOM_COLUMNS,
+  type RoomRead,
+  roomReadOf,
+  USER_COLUMNS,
+} from '../rooms/room-read.repository.js'
 import { restoreLastMessageCreated } from '../rooms/rooms.repository.js'
-import { MESSAGE_COLUMNS, storingMessage } from './store-message.js'
+import { MESSAGE_COLUMNS } from './store-message.js'
 
-// PostgreSQL: a send as one statement, one round trip. It stores the message only if the sender
-// may send there (the checks of rooms.sendAccess, in SQL) and reads the room as rooms.readRoom
-// does, in the same snapshot: the caller runs sendAccess on that read, which cannot find fault
-// with a send the statement stored, and finds the same fault the two-statement send would.
+// PostgreSQL: sends, any number of them, as one statement, one round trip and one commit. It stores
+// each message only if its sender may send there (the checks of rooms.sendAccess, in SQL) and
+// reads each message's room as rooms.readRoom does, in the same snapshot: the caller runs
+// sendAccess on that read, which cannot find fault with a send the statement stored, and finds
+// the same fault the general send would.
+
+export interface StoreInRoom {
+  /** The message's row, `created` as of now (the statement makes it its room's next). */
+  row: Selectable<MessagesTable>
+  organizationID: string
+  /** In a personal room, who receives; in a group room, the sender again. */
+  recipientUserID: string
+}
 
 export interface StoredInRoom {
   /** The room as readRoom reads it (with the sender's and recipient's rows); undefined: no room. */
@@ -20,79 +35,159 @@ export interface StoredInRoom {
 }
 
 /**
- * Stores `row` in its room, of `organizationID`, if its sender may send there (and, in a personal
- * room, `recipientUserID` may receive; in a group room, pass the sender); reads the room with the
- * sender's and recipient's rows.
+ * Stores each send's message in its room, of its organization, if its sender may send there (and,
+ * in a personal room, its recipient may receive); reads each room with the sender's and
+ * recipient's rows. Messages to one room get increasing `created` in the order given, as if sent
+ * one after the other.
  */
-export async function storeInRoom(
+export async function storeInRooms(
+  db: Kysely<Schema>,
+  sends: readonly StoreInRoom[],
+): Promise<StoredInRoom[]> {
+  const rows = await storeAndRead.run(db, columnsOf(sends))
+  const rowsOf = sends.map((): Record<string, unknown>[] => [])
+  for (const row of rows) rowsOf[Number(row.ord) - 1]?.push(row)
+  const results: StoredInRoom[] = []
+  for (const [i, { row }] of sends.entries()) results.push(await storedOf(db, row, rowsOf[i] ?? []))
+  return results
+}
+
+async function storedOf(
   db: Kysely<Schema>,
   row: Selectable<MessagesTable>,
-  to: { organizationID: string; recipientUserID: string },
+  rows: readonly Record<string, unknown>[],
 ): Promise<StoredInRoom> {
-  const users = usersToRead([row.sender_id, to.recipientUserID])
-  const rows = await storeAndRead.run(db, { ...row, ...to, ...users })
   const read = roomReadOf(rows)
   const [first] = rows
   if (!read || !first || first.bumped === null) return { read, stored: undefined }
   if (first.m_id !== null) {
     read.room.last_message_created = Number(first.bumped)
-    return { read, stored: storedOf(first) }
+    return { read, stored: pickMessage(first) }
   }
-  // A concurrent retry stored it between this statement's snapshot and its insert.
+  // Stored by a concurrent retry (or an earlier send of this batch with the same localID) between
+  // the statement's snapshot and its insert.
   await restoreLastMessageCreated(db, row.room_id, Number(first.bumped))
   return { read, stored: undefined }
 }
 
-const storedOf = picker('m_', MESSAGE_COLUMNS) as (row: Record<string, unknown>) => Selectable<MessagesTable>
+const pickMessage = picker('m_', MESSAGE_COLUMNS) as (
+  row: Record<string, unknown>,
+) => Selectable<MessagesTable>
 
-type Args = Selectable<MessagesTable> & {
-  organizationID: string
-  recipientUserID: string
-  userA: string
-  userB: string
+interface Columns {
+  ids: string[]
+  roomIDs: string[]
+  senderIDs: string[]
+  localIDs: string[]
+  types: number[]
+  bodies: string[]
+  data: string[]
+  quotes: string[]
+  nows: number[]
+  organizationIDs: string[]
+  recipientIDs: string[]
 }
 
+function columnsOf(sends: readonly StoreInRoom[]): Columns {
+  const column = <T>(of: (send: StoreInRoom) => T) => sends.map(of)
+  return {
+    ids: column((s) => s.row.id),
+    roomIDs: column((s) => s.row.room_id),
+    senderIDs: column((s) => s.row.sender_id),
+    localIDs: column((s) => s.row.local_id),
+    types: column((s) => s.row.type),
+    bodies: column((s) => s.row.body),
+    data: column((s) => s.row.data),
+    quotes: column((s) => s.row.quote),
+    nows: column((s) => s.row.created),
+    organizationIDs: column((s) => s.organizationID),
+    recipientIDs: column((s) => s.recipientUserID),
+  }
+}
+
+const aliased = (table: string, prefix: string, columns: readonly string[]) =>
+  sql.raw(columns.map((c) => `${table}.${c} as ${prefix}${c}`).join(', '))
+
+// Every lookup is per send, by primary key or unique index, whatever PostgreSQL believes of the
+// tables' sizes: it plans this statement once per connection, often while they are small, and a
+// join it may run as a hash of a whole table would then read all of it per batch. OFFSET 0 keeps
+// a subquery from being merged into a join (it runs per row, with that row's values).
+// - `allowed`: the sends whose room is the organization's and no case's, with the sender in it and
+//   the recipient too, a living user of the organization; and not stored already (a retry).
+// - `locked`: their rooms, locked in one order (two batches cannot deadlock), as last committed.
+// - `created`: each message's, its room's next after the messages before it in the batch:
+//   c(k) = max(now(k), c(k-1) + 1) with c(0) the room's last, which unrolls to
+//   max(last + k, max over j <= k of (now(j) - j) + k).
+// - `bump` moves each room to its newest; `stored` inserts (a concurrent retry may win: nothing).
+// The answer: per send, in order, its room's rows as selectRoomRead gives them (read before the
+// statement, as sendAccess expects), with `bumped` and the stored message's columns as m_*.
 const storeAndRead = prepareQuery(
-  'messages.storeInRoom',
-  (db, args: Args) =>
-    // The room is the organization's and no case's; the sender is in it, and so is the recipient
-    // (in a group room, the sender again), a living user of the organization. A chat room's
-    // message goes to no search index (only cases' are searched).
-    storingMessage(db, args, 'plain', (eb) =>
-      eb.and([
-        eb('organization_id', '=', args.organizationID),
-        eb('type', '<>', RoomType.case),
-        eb.exists(
-          eb
-            .selectFrom('room_participants')
-            .select('user_id')
-            .where('room_id', '=', args.room_id)
-            .where('user_id', '=', args.sender_id),
-        ),
-        eb.exists(
-          eb
-            .selectFrom('room_participants as p')
-            .innerJoin('users as u', 'u.id', 'p.user_id')
-            .select('p.user_id')
-            .where('p.room_id', '=', args.room_id)
-            .where('p.user_id', '=', args.recipientUserID)
-            .where('u.organization_id', '=', args.organizationID)
-            .where('u.deleted_at', 'is', null),
-        ),
-      ]),
-    )
-      .with('read', (qb) =>
-        selectRoomRead(qb as never, { roomID: args.room_id, userA: args.userA, userB: args.userB }),
+  'messages.storeInRooms',
+  (db, args: Columns) => {
+    const query = sql<Record<string, unknown>>`
+      with input as materialized (
+        select * from unnest(
+          ${args.ids}::text[], ${args.roomIDs}::text[], ${args.senderIDs}::text[],
+          ${args.localIDs}::text[], ${args.types}::integer[], ${args.bodies}::text[],
+          ${args.data}::text[], ${args.quotes}::text[], ${args.nows}::bigint[],
+          ${args.organizationIDs}::text[], ${args.recipientIDs}::text[]
+        ) with ordinality as i (id, room_id, sender_id, local_id, type, body, data, quote, now,
+          organization_id, recipient_id, ord)
+      ),
+      allowed as materialized (
+        select i.* from input i
+        where exists (select from rooms r where r.id = i.room_id
+            and r.organization_id = i.organization_id and r.type <> ${sql.lit(RoomType.case)} offset 0)
+          and exists (select from room_participants p
+            where p.room_id = i.room_id and p.user_id = i.sender_id offset 0)
+          and exists (select from room_participants p join users u on u.id = p.user_id
+            where p.room_id = i.room_id and p.user_id = i.recipient_id
+              and u.organization_id = i.organization_id and u.deleted_at is null offset 0)
+          and not exists (select from messages m
+            where m.sender_id = i.sender_id and m.local_id = i.local_id and m.room_id = i.room_id offset 0)
+      ),
+      locked as materialized (
+        select l.id, l.last_message_created
+        from (select distinct room_id from allowed order by room_id) a
+        cross join lateral (select id, last_message_created from rooms where id = a.room_id for update) l
+      ),
+      ranked as (
+        select a.id, a.room_id, a.now, a.ord,
+          row_number() over (partition by a.room_id order by a.ord) as k
+        from allowed a
+      ),
+      created as materialized (
+        select r.id, r.room_id, r.ord, greatest(l.last_message_created + r.k,
+          max(r.now - r.k) over (partition by r.room_id order by r.ord) + r.k) as created
+        from ranked r join locked l on l.id = r.room_id
+      ),
+      bump as (
+        update rooms set last_message_created =
+          (select max(c.created) from created c where c.room_id = rooms.id)
+        where rooms.id = any(array(select id from locked))
+      ),
+      stored as (
+        insert into messages (${sql.raw(MESSAGE_COLUMNS.join(', '))})
+        select i.id, i.room_id, i.sender_id, i.local_id, i.type, i.body, i.data, i.quote, null,
+          c.created, i.now, 0
+        from created c join input i on i.ord = c.ord order by c.ord
+        on conflict (sender_id, local_id, room_id) do nothing
+        returning *
       )
-      .selectFrom('read')
-      .leftJoin('bump', (join) => join.onTrue())
-      .leftJoin('stored', (join) => join.onTrue())
-      .selectAll('read')
-      .select([
-        'bump.last_message_created as bumped',
-        ...MESSAGE_COLUMNS.map((c) => `stored.${c} as m_${c}` as const),
-      ])
-      .orderBy('read.p_joined')
-      .orderBy('read.p_user_id'),
+      select i.ord, read.*, c.created as bumped, ${aliased('s', 'm_', MESSAGE_COLUMNS)}
+      from input i
+      cross join lateral (
+        select ${aliased('r', 'r_', ROOM_COLUMNS)}, ${aliased('p', 'p_', PARTICIPANT_COLUMNS)},
+          ${aliased('u', 'u_', USER_COLUMNS)}
+        from rooms r
+        left join room_participants p on p.room_id = r.id
+        left join users u on u.id = p.user_id and u.id in (i.sender_id, i.recipient_id)
+        where r.id = i.room_id offset 0
+      ) read
+      left join created c on c.ord = i.ord
+      left join stored s on s.id = i.id
+      order by i.ord, read.p_joined, read.p_user_id`
+    return { compile: () => query.compile(db as Kysely<Schema>) }
+  },
   { dialect: 'postgres' },
 )

@@ -1,12 +1,4 @@
-import {
-  type Expression,
-  type ExpressionBuilder,
-  type Kysely,
-  type QueryCreator,
-  type Selectable,
-  type SqlBool,
-  sql,
-} from 'kysely'
+import { type Kysely, type QueryCreator, type Selectable, sql } from 'kysely'
 import { indexedText } from '../../lib/search-words.js'
 import { dialectOf, prepareQuery } from '../../storage/prepared.js'
 import type { MessagesTable, Schema } from '../../storage/schema.js'
@@ -153,14 +145,13 @@ const storeOnPostgres = prepareQuery(
 
 /**
  * PostgreSQL: the CTEs that store a message. `bump`: the room's, unless the message is stored
- * already (a retry) or `allowed` says no; `stored`: the message, created as bumped, if bumped (a
- * concurrent retry may still win: then nothing); and in shape 'indexed' its search entry.
+ * already (a retry); `stored`: the message, created as bumped, if bumped (a concurrent retry may
+ * still win: then nothing); and in shape 'indexed' its search entry.
  */
-export function storingMessage(
+function storingMessage(
   db: QueryCreator<Schema>,
   args: Selectable<MessagesTable> & { words?: string },
   shape: string,
-  allowed: (eb: ExpressionBuilder<Schema, 'rooms'>) => Expression<SqlBool> = (eb) => eb.lit(true),
 ) {
   const stored = db
     .with('bump', (qb) =>
@@ -168,7 +159,6 @@ export function storingMessage(
         .updateTable('rooms')
         .set((eb) => ({ last_message_created: nextCreated(eb, args.created) }))
         .where('id', '=', args.room_id)
-        .where(allowed)
         .where(({ exists, not, selectFrom }) =>
           not(
             exists(

@@ -6,7 +6,7 @@ import type { RoomParticipantsTable, RoomsTable, Schema, UsersTable } from '../.
 // How a room is read wherever it is checked (access, a send): the room, its participants and
 // some of them as users, in one query.
 
-const ROOM_COLUMNS = [
+export const ROOM_COLUMNS = [
   'id',
   'organization_id',
   'type',
@@ -18,8 +18,8 @@ const ROOM_COLUMNS = [
   'agents_read_up_to',
   'message_changes',
 ] as const
-const PARTICIPANT_COLUMNS = ['room_id', 'user_id', 'joined', 'read_up_to', 'delivered_up_to'] as const
-const USER_COLUMNS = [
+export const PARTICIPANT_COLUMNS = ['room_id', 'user_id', 'joined', 'read_up_to', 'delivered_up_to'] as const
+export const USER_COLUMNS = [
   'id',
   'organization_id',
   'xc_user_id',

@@ -3,7 +3,7 @@ import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { isText } from '../../lib/formats.js'
 import type { Hub } from '../../realtime/hub.js'
-import { BatchedReads } from '../../storage/batched-reads.js'
+import { Batcher } from '../../storage/batcher.js'
 import type { Database } from '../../storage/database.js'
 import type { RoomParticipantsTable, RoomsTable, UsersTable } from '../../storage/schema.js'
 import type { Repositories } from '../repositories.js'
@@ -44,7 +44,7 @@ export class RoomsService {
   }
 
   /** Room reads on PostgreSQL, where a busy server's reads share round trips. */
-  private readonly reads: BatchedReads<RoomReadKey, RoomAccess | undefined> | undefined
+  private readonly reads: Batcher<RoomReadKey, RoomAccess | undefined> | undefined
 
   constructor(
     private readonly database: Database,
@@ -54,7 +54,7 @@ export class RoomsService {
     private readonly hub: Hub,
   ) {
     if (database.dialect === 'postgres')
-      this.reads = new BatchedReads((keys) => repositories.rooms.readRooms(database.db, keys))
+      this.reads = new Batcher((keys) => repositories.rooms.readRooms(database.db, keys))
   }
 
   /**
@@ -62,7 +62,7 @@ export class RoomsService {
    * there is no such room. (On SQLite a read is a call: nothing to share.)
    */
   private read(roomID: string, userIDs: RoomReadKey['userIDs'] = []): Promise<RoomAccess | undefined> {
-    if (this.reads && isText(roomID)) return this.reads.read({ roomID, userIDs })
+    if (this.reads && isText(roomID)) return this.reads.run({ roomID, userIDs })
     return this.repositories.rooms.readRoom(this.database.db, roomID, userIDs)
   }
 

@@ -1,13 +1,13 @@
 import { expect, test } from 'vitest'
-import { BatchedReads } from '../src/storage/batched-reads.js'
+import { Batcher } from '../src/storage/batcher.js'
 
-// BatchedReads alone, with a reader that answers when told to: which reads go out together.
+// Batcher alone, with a reader that answers when told to: which reads go out together.
 
 /** A reader whose batches wait until released, recording each batch's keys. */
 function heldReader() {
   const batches: number[][] = []
   const releases: (() => void)[] = []
-  const reads = new BatchedReads<number, string>(async (keys) => {
+  const reads = new Batcher<number, string>(async (keys) => {
     batches.push(keys)
     await new Promise<void>((resolve) => releases.push(resolve))
     if (keys.includes(-1)) throw new Error('the database went away')
@@ -22,7 +22,7 @@ function heldReader() {
 
 test('reads go out at once while fewer than the limit are out, later ones together after', async () => {
   const { reads, batches, release } = heldReader()
-  const answers = [1, 2, 3, 4, 5].map((key) => reads.read(key))
+  const answers = [1, 2, 3, 4, 5].map((key) => reads.run(key))
   await release(0)
   expect(await answers[0]).toBe('value of 1')
   await release(1)
@@ -33,24 +33,24 @@ test('reads go out at once while fewer than the limit are out, later ones togeth
 
 test('a failed batch fails each read in it, and later reads go out as before', async () => {
   const { reads, batches, release } = heldReader()
-  const first = reads.read(1)
-  const second = reads.read(2)
-  const failing = [reads.read(-1), reads.read(3)]
+  const first = reads.run(1)
+  const second = reads.run(2)
+  const failing = [reads.run(-1), reads.run(3)]
   await release(0)
   await release(1)
   await release(2)
   for (const read of failing) await expect(read).rejects.toThrow('the database went away')
   expect([await first, await second]).toEqual(['value of 1', 'value of 2'])
-  const after = reads.read(4)
+  const after = reads.run(4)
   await release(3)
   expect(await after).toBe('value of 4')
   expect(batches).toEqual([[1], [2], [-1, 3], [4]])
 })
 
 test('a reader that throws before its query fails the batch, not the process', async () => {
-  const reads = new BatchedReads<number, number>(() => {
+  const reads = new Batcher<number, number>(() => {
     throw new Error('no query')
   })
-  await expect(reads.read(1)).rejects.toThrow('no query')
-  await expect(reads.read(2)).rejects.toThrow('no query')
+  await expect(reads.run(1)).rejects.toThrow('no query')
+  await expect(reads.run(2)).rejects.toThrow('no query')
 })
