@@ -37,8 +37,9 @@ with input as materialized (
   from ranked r join locked l on l.id = r.room_id
 ), bump as (
   update rooms
-  set last_message_created = (select max(c.created) from created c where c.room_id = rooms.id)
-  where rooms.id = any(array(select id from locked))
+  set last_message_created = newest.created
+  from (select room_id, max(created) as created from created group by room_id) newest
+  where rooms.id = newest.room_id
 ), stored as (
   insert into messages (id, room_id, sender_id, local_id, type, body, data, quote, reply_to, created, updated, is_deleted)
   select i.id, i.room_id, i.sender_id, i.local_id, i.type, i.body, i.data, i.quote, null, c.created, i.now, 0

@@ -162,9 +162,9 @@ const storeAndRead = prepareQuery(
         from ranked r join locked l on l.id = r.room_id
       ),
       bump as (
-        update rooms set last_message_created =
-          (select max(c.created) from created c where c.room_id = rooms.id)
-        where rooms.id = any(array(select id from locked))
+        update rooms set last_message_created = newest.created
+        from (select room_id, max(created) as created from created group by room_id) newest
+        where rooms.id = newest.room_id
       ),
       stored as (
         insert into messages (${sql.raw(MESSAGE_COLUMNS.join(', '))})
