@@ -111,7 +111,9 @@ const aliased = (table: string, prefix: string, columns: readonly string[]) =>
 // Every lookup is per send, by primary key or unique index, whatever PostgreSQL believes of the
 // tables' sizes: it plans this statement once per connection, often while they are small, and a
 // join it may run as a hash of a whole table would then read all of it per batch. OFFSET 0 keeps
-// a subquery from being merged into a join (it runs per row, with that row's values).
+// a subquery from being merged into a join (it runs per row, with that row's values). The bump
+// joins the batch's few rooms to `rooms`, which PostgreSQL does by key (an `= ANY` of their IDs
+// was planned as a scan of the whole table).
 // - `allowed`: the sends whose room is the organization's and no case's, with the sender in it and
 //   the recipient too, a living user of the organization; and not stored already (a retry).
 // - `locked`: their rooms, locked in one order (two batches cannot deadlock), as last committed.
