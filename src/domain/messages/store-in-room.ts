@@ -3,13 +3,7 @@ import { prepareQuery } from '../../storage/prepared.js'
 import { picker } from '../../storage/rows.js'
 import type { MessagesTable, Schema } from '../../storage/schema.js'
 import { RoomType } from '../rooms/room.js'
-import {
-  PARTICIPANT_COLUMNS,
-  ROOM_COLUMNS,
-  type RoomRead,
-  roomReadOf,
-  USER_COLUMNS,
-} from '../rooms/room-read.repository.js'
+import { type RoomRead, roomReadOf, roomReadRows } from '../rooms/room-read.repository.js'
 import { restoreLastMessageCreated } from '../rooms/rooms.repository.js'
 import { MESSAGE_COLUMNS } from './store-message.js'
 
@@ -178,14 +172,8 @@ const storeAndRead = prepareQuery(
       )
       select i.ord, read.*, c.created as bumped, ${aliased('s', 'm_', MESSAGE_COLUMNS)}
       from input i
-      cross join lateral (
-        select ${aliased('r', 'r_', ROOM_COLUMNS)}, ${aliased('p', 'p_', PARTICIPANT_COLUMNS)},
-          ${aliased('u', 'u_', USER_COLUMNS)}
-        from rooms r
-        left join room_participants p on p.room_id = r.id
-        left join users u on u.id = p.user_id and u.id in (i.sender_id, i.recipient_id)
-        where r.id = i.room_id offset 0
-      ) read
+      cross join lateral (${roomReadRows(db, sql`r.id = i.room_id`, sql`p.user_id in (i.sender_id, i.recipient_id)`)}
+        offset 0) read
       left join created c on c.ord = i.ord
       left join stored s on s.id = i.id
       order by i.ord, read.p_joined, read.p_user_id`

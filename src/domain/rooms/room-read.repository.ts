@@ -6,7 +6,7 @@ import type { RoomParticipantsTable, RoomsTable, Schema, UsersTable } from '../.
 // How a room is read wherever it is checked (access, a send): the room, its participants and
 // some of them as users, in one query.
 
-export const ROOM_COLUMNS = [
+const ROOM_COLUMNS = [
   'id',
   'organization_id',
   'type',
@@ -18,8 +18,8 @@ export const ROOM_COLUMNS = [
   'agents_read_up_to',
   'message_changes',
 ] as const
-export const PARTICIPANT_COLUMNS = ['room_id', 'user_id', 'joined', 'read_up_to', 'delivered_up_to'] as const
-export const USER_COLUMNS = [
+const PARTICIPANT_COLUMNS = ['room_id', 'user_id', 'joined', 'read_up_to', 'delivered_up_to'] as const
+const USER_COLUMNS = [
   'id',
   'organization_id',
   'xc_user_id',
@@ -41,7 +41,11 @@ export const USER_COLUMNS = [
  * joining order: the room's columns as r_*, the participant's as p_*, and, for the participants
  * `users` picks, the user's as u_*. roomReadOf reads them.
  */
-const roomReadRows = (db: QueryCreator<Schema>, rooms: RawBuilder<boolean>, users: RawBuilder<boolean>) =>
+export const roomReadRows = (
+  db: QueryCreator<Schema>,
+  rooms: RawBuilder<boolean>,
+  users: RawBuilder<boolean>,
+) =>
   db
     .selectFrom('rooms as r')
     .leftJoin('room_participants as p', 'p.room_id', 'r.id')
