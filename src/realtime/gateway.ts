@@ -121,7 +121,9 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     const all = connections.all()
     // Pinging 10,000 sockets at once held the event loop for a round's length, and every message
     // arriving meanwhile waited for it (the real-time benchmark's p99).
-    void eachInTurns(all, PINGS_PER_TURN, ping)
+    eachInTurns(all, PINGS_PER_TURN, ping).catch((error: unknown) => {
+      app.log.warn({ err: error }, 'ping round failed')
+    })
     // An agent session ended by another process without Redis (the CLI) reached no hub here.
     for (const connection of all) if (connection.isAgent) closeIfRevoked(connection)
     const clients = all.filter((c) => !c.isAgent)
