@@ -45,3 +45,22 @@ test('a statement that returns no rows runs as before', () => {
   expect(result.changes).toBe(1)
   expect(sqlite.prepare('select n from t where id = ?').get('a')).toEqual({ n: 2 })
 })
+
+test('column names are keys, never code: quotes, braces and newlines come through as written', () => {
+  const { sqlite, cached } = twoHandles()
+  const sql = `select 1 as "a""b", 2 as "x}); throw 1; ({", 3 as "line
+break", 4 as "\\", 5 as "constructor"`
+  expect(cached.prepare(sql).all([])).toEqual(sqlite.prepare(sql).all())
+  expect(Object.keys(cached.prepare(sql).all([])[0] as object)).toEqual([
+    'a"b',
+    'x}); throw 1; ({',
+    'line\nbreak',
+    '\\',
+    'constructor',
+  ])
+})
+
+test('a column named __proto__ is refused when prepared, not made the row prototype', () => {
+  const { cached } = twoHandles()
+  expect(() => cached.prepare('select 1 as "__proto__"')).toThrow(/__proto__/)
+})

@@ -33,6 +33,8 @@ export class Senders {
       const [kind, id] = splitSender(senderID)
       if (kind !== 'system' && !knownUsers.has(id)) ids[kind].add(id)
     }
+    // A message between users of a room read already (most of them): nobody to look up.
+    if (ids.user.size + ids.agent.size + ids.chatbot.size === 0) return knownUsers
     const [users, agents, chatbots] = await Promise.all([
       ids.user.size > 0 ? this.users.getMany(organizationID, [...ids.user]) : new Map<string, User>(),
       ids.agent.size > 0
