@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { eachInTurns } from '../src/lib/in-turns.js'
-import { pingSliceSize } from '../src/realtime/gateway.js'
+import { pingSliceSize } from '../src/realtime/ping-rounds.js'
 
 // A round over many things (a ping to every socket, realtime/gateway.ts) lets the event loop turn
 // between chunks, so what arrives meanwhile is not held until the round ends.

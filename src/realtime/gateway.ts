@@ -10,7 +10,6 @@ import { errorEnvelope, failure, success, successEnvelope } from '../http/envelo
 import { toAppError } from '../http/errors.js'
 import { parseParams } from '../http/validation.js'
 import type { Clock } from '../lib/clock.js'
-import { eachInTurns } from '../lib/in-turns.js'
 import { Connection, Connections, type Dialect, frameOf } from './connections.js'
 import {
   FLOOD_CLOSE_CODE,
@@ -18,23 +17,9 @@ import {
   type FrameLimitOptions,
   SocketLimits,
 } from './frame-limits.js'
+import { pingRound } from './ping-rounds.js'
 import type { Presence } from './presence.js'
 import { authenticateSocket } from './socket-auth.js'
-
-/**
- * A ping round pings PINGS_PER_SLICE sockets (a few milliseconds' work, their pongs as much
- * again), then waits PING_SLICE_GAP_MS: 10,000 sockets take a second, in which messages are
- * served as before. Larger slices when more sockets would make a round outlast a fifth of the
- * ping interval.
- */
-const PINGS_PER_SLICE = 250
-const PING_SLICE_GAP_MS = 25
-
-/** Sockets pinged per slice of a round over `sockets`, so that it spans a fifth of the interval at most. */
-export function pingSliceSize(sockets: number, pingIntervalMs: number): number {
-  const slices = Math.max(1, Math.floor(pingIntervalMs / 5 / PING_SLICE_GAP_MS))
-  return Math.max(PINGS_PER_SLICE, Math.ceil(sockets / slices))
-}
 
 export interface GatewayOptions extends FrameLimitOptions {
   presence: Presence
@@ -124,20 +109,9 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     revoked.then((yes) => yes && socket.close(4001, 'session revoked')).catch(() => {})
   }
 
-  const sliceGap = () => new Promise<void>((resolve) => setTimeout(resolve, PING_SLICE_GAP_MS).unref())
-  const ping = (connection: Connection) => {
-    // Closed since the round began (it spans a second or more): ws refuses a ping then.
-    if (connection.socket.readyState !== connection.socket.OPEN) return
-    if (connection.missedPongs >= 2) return connection.socket.terminate()
-    connection.missedPongs++
-    connection.socket.ping()
-  }
   const pinger = setInterval(() => {
     const all = connections.all()
-    // Pinging 10,000 sockets at once held the event loop for a round's length, and every message
-    // arriving meanwhile waited for it (the real-time benchmark's p99); so did pinging them a
-    // slice per turn, back to back, for as long, with their pongs.
-    eachInTurns(all, pingSliceSize(all.length, pingIntervalMs), ping, sliceGap).catch((error: unknown) => {
+    pingRound(all, pingIntervalMs).catch((error: unknown) => {
       app.log.warn({ err: error }, 'ping round failed')
     })
     // An agent session ended by another process without Redis (the CLI) reached no hub here.
