@@ -2,8 +2,8 @@ import { expect, test } from 'vitest'
 import { eachInTurns } from '../src/lib/in-turns.js'
 import { pingSliceSize } from '../src/realtime/ping-rounds.js'
 
-// A round over many things (a ping to every socket, realtime/gateway.ts) lets the event loop turn
-// between chunks, so what arrives meanwhile is not held until the round ends.
+// A round over many things (a ping to every socket, realtime/ping-rounds.ts) lets the event loop
+// turn between chunks, so what arrives meanwhile is not held until the round ends.
 
 test('each item is worked on once, in order, a chunk per turn, and other work runs between chunks', async () => {
   const seen: string[] = []
