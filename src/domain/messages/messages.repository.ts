@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { prepareQuery } from '../../storage/prepared.js'
 import type { Schema } from '../../storage/schema.js'
 import { unindexMessages } from '../search/search.repository.js'
@@ -109,18 +109,31 @@ export const lastMessagesOfRooms = (db: Kysely<Schema>, roomIDs: readonly string
         .where('r.id', 'in', roomIDs)
         .execute()
 
-/** Messages of the user's rooms changed (sent or deleted) after `since`, oldest change first. */
-export const changedSince = (db: Kysely<Schema>, userID: string, since: number, limit: number) =>
-  db
-    .selectFrom('messages as m')
-    .innerJoin('room_participants as p', 'p.room_id', 'm.room_id')
-    .selectAll('m')
-    .where('p.user_id', '=', userID)
-    .where('m.updated', '>', since)
-    .orderBy('m.updated')
-    .orderBy('m.created')
-    .limit(limit)
-    .execute()
+/**
+ * Messages of the user's rooms changed (sent or deleted) after `since`, oldest change first. A
+ * message not deleted changed last when it was sent, at a `created` no earlier than its `updated`:
+ * those are found by `created`, the deleted ones by their own index (migration 0024).
+ */
+export const changedSince = (db: Kysely<Schema>, userID: string, since: number, limit: number) => {
+  const ofUserRooms = () =>
+    db
+      .selectFrom('messages as m')
+      .innerJoin('room_participants as p', 'p.room_id', 'm.room_id')
+      .selectAll('m')
+      .where('p.user_id', '=', userID)
+      .where('m.updated', '>', since)
+  return (
+    ofUserRooms()
+      .where('m.is_deleted', '=', sql.lit(0))
+      .where('m.created', '>', since)
+      // A literal: a partial index serves only a condition known when the statement is planned.
+      .unionAll(ofUserRooms().where('m.is_deleted', '=', sql.lit(1)))
+      .orderBy('updated')
+      .orderBy('created')
+      .limit(limit)
+      .execute()
+  )
+}
 
 /** Per room of the user: messages from others after the user's read mark, not deleted. */
 export const unreadCounts = (db: Kysely<Schema>, userID: string) =>

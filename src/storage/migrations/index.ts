@@ -22,6 +22,7 @@ import * as eventEndpoints from './0020_event_endpoints.js'
 import * as reportDays from './0021_report_days.js'
 import * as roomMessageChanges from './0022_room_message_changes.js'
 import * as unsearchedChatMessages from './0023_unsearched_chat_messages.js'
+import * as deletedMessagesIndex from './0024_deleted_messages_index.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0021_report_days': reportDays,
   '0022_room_message_changes': roomMessageChanges,
   '0023_unsearched_chat_messages': unsearchedChatMessages,
+  '0024_deleted_messages_index': deletedMessagesIndex,
 }
