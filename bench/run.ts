@@ -2,7 +2,7 @@ import pg from 'pg'
 import { benchDelivery, printDelivery } from './delivery.bench.js'
 import { benchHistory } from './history.bench.js'
 import { type Figures, load, printTable, startService } from './lib.js'
-import { benchRealtime, benchRelay, printRealtime } from './realtime/realtime.bench.js'
+import { benchAgainstSocketIO, benchRealtime, benchRelay, printRealtime } from './realtime/realtime.bench.js'
 import { benchReports, printReports } from './reports.bench.js'
 import { benchScale, printScale } from './scale.bench.js'
 import { benchSearch, printSearch } from './search.bench.js'
@@ -71,10 +71,12 @@ if (!only || only === 'history') {
   printTable(rows, baseline)
 }
 if (!only || only === 'realtime') {
-  const rows = [await benchRelay('ws'), await benchRelay('Socket.IO'), await benchRealtime('SQLite')]
+  const rows = [await benchRelay('ws')]
+  const { rows: inTurns, ratios } = await benchAgainstSocketIO()
+  rows.push(...inTurns)
   if (await postgresReachable()) rows.push(await benchRealtime('PostgreSQL', postgresURL))
   else console.log(`PostgreSQL real time skipped: ${postgresURL} is not reachable`)
-  printRealtime(rows)
+  printRealtime(rows, ratios)
 }
 if (!only || only === 'delivery' || only === 'events') {
   // BENCH_ONLY=events: the event endpoint alone.

@@ -10,8 +10,26 @@ export interface Link {
   close(): void
 }
 
-/** A raw WebSocket; `frame` makes what it sends. */
-export function openWebSocket(
+/**
+ * How to open one link: a raw WebSocket speaking Parley's frames or the bare relay's, or a
+ * Socket.IO client (WebSocket transport) known to the relay by `id`. Plain data: the idle links
+ * are opened by another process (idle-links.ts).
+ */
+export type Dial =
+  | { kind: 'parley' | 'ws relay'; url: string; headers?: Record<string, string> }
+  | { kind: 'Socket.IO'; url: string; id: string }
+
+export function dial(how: Dial): Promise<Link> {
+  if (how.kind === 'Socket.IO') return openSocketIO(how.url, how.id)
+  return openWebSocket(how.url, how.headers ?? {}, how.kind === 'parley' ? parleyFrame : relayFrame)
+}
+
+const parleyFrame = (to: string, localID: string, body: string) =>
+  JSON.stringify({ eventName: 'chat/sendMessage', data: { recipientUserID: to, localID, type: 1001, body } })
+
+const relayFrame = (to: string, _localID: string, body: string) => JSON.stringify({ to, body })
+
+function openWebSocket(
   url: string,
   headers: Record<string, string>,
   frame: (to: string, localID: string, body: string) => string,
@@ -36,8 +54,7 @@ export function openWebSocket(
   })
 }
 
-/** A Socket.IO client (WebSocket transport), known to the relay as `id`. */
-export function openSocketIO(url: string, id: string): Promise<Link> {
+function openSocketIO(url: string, id: string): Promise<Link> {
   return new Promise((resolve, reject) => {
     const socket = io(url, { transports: ['websocket'], query: { id }, reconnection: false })
     socket.once('connect_error', reject)
@@ -50,4 +67,23 @@ export function openSocketIO(url: string, id: string): Promise<Link> {
       }),
     )
   })
+}
+
+/** Runs `work` over `items`, `concurrency` at a time. */
+export async function pool<T, R>(
+  items: T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = []
+  let next = 0
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const index = next++
+        results[index] = await work(items[index] as T)
+      }
+    }),
+  )
+  return results
 }

@@ -1,72 +1,154 @@
 import { freshStorage, newOrganization, poster, signIn, startService } from '../lib.js'
-import { type Link, openSocketIO, openWebSocket } from './links.js'
-import { measure, PAIRS, RATES, type RealtimeFigures } from './load.js'
+import { type Dial, pool } from './links.js'
+import {
+  closeTarget,
+  measureRate,
+  openTarget,
+  PAIRS,
+  RATES,
+  type RateFigures,
+  type RealtimeFigures,
+  type Target,
+} from './load.js'
 
 // Real time (issues 4 and 21): one instance holds SOCKETS authenticated sockets (the 2·PAIRS
 // users who write, the rest idle), then the pairs write at each of RATES, next to a bare `ws`
-// relay and a Socket.IO relay doing the same without storing anything.
+// relay and a Socket.IO relay doing the same without storing anything. Parley on SQLite and the
+// Socket.IO relay, whose CPU the issue compares, are measured in ROUNDS alternating rounds.
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 
-/** Runs `work` over `items`, `concurrency` at a time. */
-async function pool<T, R>(items: T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = []
-  let next = 0
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const index = next++
-        results[index] = await work(items[index] as T)
-      }
-    }),
-  )
-  return results
+/** A server under test, its sockets open. */
+interface Running {
+  target: Target
+  stop(): Promise<void>
 }
 
 const userIDs = Array.from({ length: SOCKETS }, (_, i) => String(i))
 
-export async function benchRelay(kind: 'ws' | 'Socket.IO'): Promise<RealtimeFigures> {
+async function startRelay(kind: 'ws' | 'Socket.IO'): Promise<Running> {
   const script = kind === 'ws' ? 'bench/realtime/bare-ws-relay.ts' : 'bench/realtime/socketio-relay.ts'
   const service = await startService(['--import', 'tsx', script], {})
+  const wsURL = service.url.replace('http', 'ws')
+  const dials = userIDs.map(
+    (id): Dial =>
+      kind === 'ws' ? { kind: 'ws relay', url: `${wsURL}/?id=${id}` } : { kind, url: service.url, id },
+  )
+  const name = kind === 'ws' ? 'bare ws relay (baseline)' : 'Socket.IO relay (peer baseline)'
+  const pid = service.child.pid as number
+  return started(() => openTarget(name, pid, dials, userIDs), service.stop)
+}
+
+/** The target once open; if opening fails, the server stopped. */
+async function started(open: () => Promise<Target>, stop: () => Promise<void>): Promise<Running> {
   try {
-    const wsURL = service.url.replace('http', 'ws')
-    const open = (id: string): Promise<Link> =>
-      kind === 'ws'
-        ? openWebSocket(`${wsURL}/?id=${id}`, {}, (to, _localID, body) => JSON.stringify({ to, body }))
-        : openSocketIO(service.url, id)
-    const name = kind === 'ws' ? 'bare ws relay (baseline)' : 'Socket.IO relay (peer baseline)'
-    return await measure(name, service.child.pid as number, () => pool(userIDs, 200, open), userIDs)
-  } finally {
-    await service.stop()
+    const target = await open()
+    const closeAndStop = async () => {
+      await closeTarget(target)
+      await stop()
+    }
+    return { target, stop: closeAndStop }
+  } catch (error) {
+    await stop()
+    throw error
   }
 }
 
-export async function benchRealtime(database: 'SQLite' | 'PostgreSQL', postgresURL?: string) {
+/** Each of RATES in turn, once. */
+async function measureOnce({ target, stop }: Running): Promise<RealtimeFigures> {
+  try {
+    const rates: RateFigures[] = []
+    for (const rate of RATES) rates.push(await measureRate(target, rate))
+    return figuresOf(target, rates)
+  } finally {
+    await stop()
+  }
+}
+
+const figuresOf = (target: Target, rates: RateFigures[]): RealtimeFigures => ({
+  name: target.name,
+  sockets: target.sockets,
+  bytesPerSocket: target.bytesPerSocket,
+  rates,
+})
+
+export const benchRelay = async (kind: 'ws' | 'Socket.IO') => measureOnce(await startRelay(kind))
+
+async function startParley(database: 'SQLite' | 'PostgreSQL', postgresURL?: string): Promise<Running> {
   const storage = await freshStorage(postgresURL)
   const service = await startService(['dist/main.js'], storage.env)
-  try {
-    const { serverKey } = newOrganization(storage.env)
-    const post = poster(service.url)
-    const wsURL = `${service.url.replace('http', 'ws')}/connect`
-    const users = await pool(userIDs, 50, (i) => signIn(post, serverKey, `bench-${i}`))
-    const frame = (to: string, localID: string, body: string) =>
-      JSON.stringify({
-        eventName: 'chat/sendMessage',
-        data: { recipientUserID: to, localID, type: 1001, body },
-      })
-    const open = () => pool(users, 200, (user) => openWebSocket(wsURL, user.auth, frame))
-    return await measure(
-      `Parley /connect (${database})`,
-      service.child.pid as number,
-      open,
-      users.map((user) => user.userID),
-    )
-  } finally {
+  const stop = async () => {
     await service.stop()
     await storage.drop()
   }
+  const open = async () => {
+    const { serverKey } = newOrganization(storage.env)
+    const post = poster(service.url)
+    const users = await pool(userIDs, 50, (i) => signIn(post, serverKey, `bench-${i}`))
+    const url = `${service.url.replace('http', 'ws')}/connect`
+    const dials = users.map((user): Dial => ({ kind: 'parley', url, headers: user.auth }))
+    const ids = users.map((user) => user.userID)
+    return openTarget(`Parley /connect (${database})`, service.child.pid as number, dials, ids)
+  }
+  return started(open, stop)
 }
 
-export function printRealtime(rows: RealtimeFigures[]): void {
+export const benchRealtime = async (database: 'SQLite' | 'PostgreSQL', postgresURL?: string) =>
+  measureOnce(await startParley(database, postgresURL))
+
+/** Server CPU of Parley on SQLite and of the Socket.IO relay (1 = a core) at one rate, by round. */
+export interface CPURatios {
+  rate: number
+  byRound: { parley: number; relay: number }[]
+}
+
+/**
+ * Parley on SQLite and the Socket.IO relay, both up, measured in ROUNDS alternating rounds at each
+ * rate, so that a machine whose speed drifts during the run weighs on both alike. Each figure of
+ * the rows is the rounds' mean, but p50 their median and p99 the worst round's.
+ */
+export async function benchAgainstSocketIO(): Promise<{ rows: RealtimeFigures[]; ratios: CPURatios[] }> {
+  const relay = await startRelay('Socket.IO')
+  const parley = await startParley('SQLite').catch(async (error: unknown) => {
+    await relay.stop()
+    throw error
+  })
+  try {
+    const relayRates: RateFigures[] = []
+    const parleyRates: RateFigures[] = []
+    const ratios: CPURatios[] = []
+    for (const rate of RATES) {
+      const rounds: [RateFigures, RateFigures][] = []
+      for (let round = 0; round < ROUNDS; round++)
+        rounds.push([await measureRate(relay.target, rate), await measureRate(parley.target, rate)])
+      relayRates.push(combined(rounds.map(([r]) => r)))
+      parleyRates.push(combined(rounds.map(([, p]) => p)))
+      ratios.push({ rate, byRound: rounds.map(([r, p]) => ({ parley: p.serverCPU, relay: r.serverCPU })) })
+    }
+    return { rows: [figuresOf(relay.target, relayRates), figuresOf(parley.target, parleyRates)], ratios }
+  } finally {
+    await Promise.all([relay.stop(), parley.stop()])
+  }
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+
+function combined(rounds: RateFigures[]): RateFigures {
+  const of = (key: keyof RateFigures) => rounds.map((r) => r[key])
+  return {
+    rate: rounds[0]?.rate ?? 0,
+    sentPerSecond: mean(of('sentPerSecond')),
+    receivedPerSecond: mean(of('receivedPerSecond')),
+    p50: median(of('p50')),
+    p99: Math.max(...of('p99')),
+    serverCPU: mean(of('serverCPU')),
+    databaseCPU: mean(of('databaseCPU')),
+    generatorCPU: mean(of('generatorCPU')),
+  }
+}
+
+export function printRealtime(rows: RealtimeFigures[], ratios: CPURatios[]): void {
   console.log(`\nreal time: ${SOCKETS} sockets, ${PAIRS} pairs writing, each rate for the same seconds`)
   const header = ['scenario', 'KB/socket', 'offered/s', 'sent/s', 'recv/s', 'p50 ms', 'p99 ms']
   header.push('server CPU', 'PostgreSQL CPU', 'generator CPU')
@@ -89,4 +171,15 @@ export function printRealtime(rows: RealtimeFigures[]): void {
   for (const line of [header, ...lines])
     console.log(line.map((c, i) => c.padEnd(widths[i] as number)).join('  '))
   console.log(`(rates offered in turn: ${RATES.join(', ')} msg/s)`)
+  console.log(
+    `Parley on SQLite and the Socket.IO relay: ${ROUNDS} rounds in turn, their mean (p99: the worst)`,
+  )
+  for (const { rate, byRound } of ratios) {
+    const ratio = (parley: number, relay: number) => `${(parley / relay).toFixed(1)}×`
+    const each = byRound.map((r) => `${ratio(r.parley, r.relay)} (${cpu(r.parley)} / ${cpu(r.relay)})`)
+    const all = ratio(mean(byRound.map((r) => r.parley)), mean(byRound.map((r) => r.relay)))
+    console.log(
+      `server CPU, SQLite ÷ Socket.IO at ${rate}/s: ${all} over the rounds; by round ${each.join(', ')}`,
+    )
+  }
 }
