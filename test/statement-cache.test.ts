@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { afterEach, expect, test } from 'vitest'
 import { withStatementCache } from '../src/storage/statement-cache.js'
+import { WriteMarks } from '../src/storage/write-marks.js'
 
 // SQLite's rows are made into objects by the statement cache (storage/statement-cache.ts), not by
 // better-sqlite3: they must be the rows better-sqlite3 makes, for every kind of value and query.
@@ -19,7 +20,7 @@ function twoHandles() {
   const sqlite = new SQLite(join(dir, 'test.db'))
   sqlite.exec(`create table t (id text primary key, n integer, r real, b blob, s text);
     insert into t values ('a', 1, 1.5, x'00ff', null), ('b', 9007199254740991, -0.25, null, 'ü\u0001');`)
-  return { sqlite, cached: withStatementCache(sqlite) }
+  return { sqlite, cached: withStatementCache(sqlite, new WriteMarks(() => 0)) }
 }
 
 test('rows are the ones better-sqlite3 makes: values of each type, a name given twice, no rows', () => {

@@ -1,5 +1,17 @@
 -- Written by `npm run sql` from the prepared queries of src/: do not edit.
 
+-- rooms.advanceReceipts (read)
+-- parameters: upTo, upTo, upTo, upTo, roomID, userID
+update "room_participants"
+set "read_up_to" = case when "read_up_to" < ? then ? else "read_up_to" end, "delivered_up_to" = case when "delivered_up_to" < ? then ? else "delivered_up_to" end
+where "room_id" = ? and "user_id" = ?
+
+-- rooms.advanceReceipts (delivered)
+-- parameters: upTo, upTo, roomID, userID
+update "room_participants"
+set "delivered_up_to" = case when "delivered_up_to" < ? then ? else "delivered_up_to" end
+where "room_id" = ? and "user_id" = ?
+
 -- rooms.bumpLastMessageCreated
 -- parameters: now, 1, now, roomID
 update "rooms"

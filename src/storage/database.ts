@@ -14,6 +14,7 @@ import { withNamedStatements } from './postgres-pool.js'
 import type { Dialect, Schema } from './schema.js'
 import { withStatementCache } from './statement-cache.js'
 import { refusingInsideWork, unnested, WorkContext } from './transaction-guards.js'
+import { WriteMarks } from './write-marks.js'
 
 /** The one handle to storage: a Kysely instance over SQLite or PostgreSQL, and which it is. */
 export interface Database {
@@ -36,6 +37,11 @@ export interface Database {
    * only once `ids.lease()` has leased this handle a worker number (id-workers.ts).
    */
   ids: LeasedIDs
+  /**
+   * SQLite: moves whenever a room read may have changed (write-marks.ts), so that reads can be
+   * cached in-process; undefined on PostgreSQL, where other instances write too.
+   */
+  writeMarks?: WriteMarks
   /** Gives the worker number back, and closes the connections. */
   close(): Promise<void>
 }
@@ -95,8 +101,11 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   sqlite.pragma('foreign_keys = ON')
   const checkpointer = startCheckpointer(join(config.dataDir, DATABASE_FILE))
   sqlite.pragma(`wal_autocheckpoint = ${checkpointer.fallbackPages}`)
-  const dialect = refusingInsideWork(new SqliteDialect({ database: withStatementCache(sqlite) }), () =>
-    groupCommit.insideWork(),
+  const dataVersion = sqlite.prepare('pragma data_version').pluck()
+  const writeMarks = new WriteMarks(() => dataVersion.get())
+  const dialect = refusingInsideWork(
+    new SqliteDialect({ database: withStatementCache(sqlite, writeMarks) }),
+    () => groupCommit.insideWork(),
   )
   const db = new Kysely<Schema>({ dialect })
   const groupCommit = new GroupCommit(db, dialect)
@@ -104,6 +113,7 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   return {
     db,
     dialect: 'sqlite',
+    writeMarks,
     transaction: unnested((work) => groupCommit.run(work), groupCommit.insideWork),
     oneStatement: unnested((work) => groupCommit.run(work), groupCommit.insideWork),
     ids,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { type Compilable, CompiledQuery, type Kysely, PostgresAdapter, type QueryCreator } from 'kysely'
 import type { Dialect, Schema } from './schema.js'
+import { spareRoomReads } from './write-marks.js'
 
 // Hot-path queries are built with Kysely like any other, but built and compiled once per
 // (dialect, shape) instead of once per call: building and compiling costs about as much as
@@ -49,6 +50,11 @@ export interface PreparedQueryOptions<A> {
   shapes?: readonly string[]
   /** The one dialect it is built for, when its callers pick a query per dialect. */
   dialect?: Dialect
+  /**
+   * It writes only columns a message send does not rely on in its room read, which a cache of
+   * such reads may then keep (write-marks.ts).
+   */
+  sparesRoomReads?: boolean
 }
 
 export interface PreparedQuery<A, R> {
@@ -79,7 +85,7 @@ export const dialectOf = (db: Kysely<Schema>): Dialect =>
 export function prepareQuery<A extends object, R>(
   name: string,
   build: (db: QueryCreator<Schema>, args: A, shape: string, dialect: Dialect) => Compilable<R>,
-  { shapeOf = () => '', shapes = [''], dialect: only }: PreparedQueryOptions<A> = {},
+  { shapeOf = () => '', shapes = [''], dialect: only, sparesRoomReads }: PreparedQueryOptions<A> = {},
 ): PreparedQuery<A, R> {
   if (registry.has(name)) throw new Error(`two prepared queries are named ${name}`)
   const compile = (db: Kysely<Schema>, shape: string) =>
@@ -97,6 +103,7 @@ export function prepareQuery<A extends object, R>(
       if (!query) {
         query = compile(db, shape)
         compiled.set(key, query)
+        if (sparesRoomReads) spareRoomReads(query.sql)
         statementNames.set(
           query.sql,
           `parley_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`,

@@ -1,14 +1,16 @@
 import type SQLite from 'better-sqlite3'
 import type { SqliteDatabase, SqliteStatement } from 'kysely'
 import { literalOf } from './row-literals.js'
+import { mayChangeRoomReads, type WriteMarks } from './write-marks.js'
 
 const CACHE_SIZE = 500
 
 /**
  * Kysely's SQLite driver prepares every query afresh, which costs about as much as running it.
  * This keeps the most recently used prepared statements by SQL text (least recently used out).
+ * Every statement Kysely runs comes through here: those that may change a room read move `marks`.
  */
-export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+export function withStatementCache(sqlite: SQLite.Database, marks: WriteMarks): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>()
   return {
     close: () => sqlite.close(),
@@ -17,11 +19,32 @@ export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
       if (statement) {
         statements.delete(sql)
       } else {
-        statement = withRowsBuiltHere(sqlite.prepare(sql))
+        const prepared = sqlite.prepare(sql)
+        statement = withRowsBuiltHere(prepared)
+        if (!prepared.readonly && mayChangeRoomReads(sql)) statement = marking(statement, marks)
         if (statements.size >= CACHE_SIZE) statements.delete(statements.keys().next().value as string)
       }
       statements.set(sql, statement)
       return statement
+    },
+  }
+}
+
+/** The statement, moving `marks` before each run. */
+function marking(statement: SqliteStatement, marks: WriteMarks): SqliteStatement {
+  return {
+    reader: statement.reader,
+    all: (parameters) => {
+      marks.moved()
+      return statement.all(parameters)
+    },
+    run: (parameters) => {
+      marks.moved()
+      return statement.run(parameters)
+    },
+    iterate: (parameters) => {
+      marks.moved()
+      return statement.iterate(parameters)
     },
   }
 }

@@ -54,7 +54,8 @@ const bumpLastMessageCreated = prepareQuery(
       .set((eb) => ({ last_message_created: nextCreated(eb, args.now) }))
       .where('id', '=', args.roomID)
       .returning('last_message_created'),
-  { dialect: 'sqlite' },
+  // A send's room read is cached without its last `created`, which every send moves.
+  { dialect: 'sqlite', sparesRoomReads: true },
 )
 
 /** A room's next message `created`: now, or one more than its last if that is not before now. */
@@ -114,25 +115,37 @@ export async function advanceReceipts(
   db: Kysely<Schema>,
   receipt: { roomID: string; userID: string; upTo: number; read: boolean },
 ): Promise<void> {
-  const { roomID, userID, upTo, read } = receipt
-  await db
-    .updateTable('room_participants')
-    .set((eb) => {
-      const forward = (column: 'read_up_to' | 'delivered_up_to') =>
-        eb
-          .case()
-          .when(eb(column, '<', upTo))
-          .then(upTo)
-          .else(eb.ref(column))
-          .end()
-      return read
-        ? { read_up_to: forward('read_up_to'), delivered_up_to: forward('delivered_up_to') }
-        : { delivered_up_to: forward('delivered_up_to') }
-    })
-    .where('room_id', '=', roomID)
-    .where('user_id', '=', userID)
-    .execute()
+  await advanceMarks.run(db, receipt)
 }
+
+// A receipt moves marks only up to messages already stored: every message sent later is after
+// them, so a send's cached room read may keep the marks it read (its message is neither read nor
+// delivered either way).
+const advanceMarks = prepareQuery(
+  'rooms.advanceReceipts',
+  (db, receipt: { roomID: string; userID: string; upTo: number; read: boolean }, shape) =>
+    db
+      .updateTable('room_participants')
+      .set((eb) => {
+        const forward = (column: 'read_up_to' | 'delivered_up_to') =>
+          eb
+            .case()
+            .when(eb(column, '<', receipt.upTo))
+            .then(receipt.upTo)
+            .else(eb.ref(column))
+            .end()
+        return shape === 'read'
+          ? { read_up_to: forward('read_up_to'), delivered_up_to: forward('delivered_up_to') }
+          : { delivered_up_to: forward('delivered_up_to') }
+      })
+      .where('room_id', '=', receipt.roomID)
+      .where('user_id', '=', receipt.userID),
+  {
+    shapeOf: (receipt) => (receipt.read ? 'read' : 'delivered'),
+    shapes: ['read', 'delivered'],
+    sparesRoomReads: true,
+  },
+)
 
 /** Moves the agents' read mark of a case's room forward to `upTo`; false when it was there already. */
 export async function advanceAgentsRead(db: Kysely<Schema>, roomID: string, upTo: number): Promise<boolean> {

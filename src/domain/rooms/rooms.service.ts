@@ -12,6 +12,7 @@ import type { User } from '../users/user.js'
 import type { UsersService } from '../users/users.service.js'
 import { personalPeer, personalRoomID, type Room, RoomType, toRoom } from './room.js'
 import type { RoomReadKey } from './room-read.repository.js'
+import { SendReads } from './send-reads.js'
 
 /** Where a message goes: a room, or the personal room with a user. */
 export interface SendTarget {
@@ -45,6 +46,8 @@ export class RoomsService {
 
   /** Room reads on PostgreSQL, where a busy server's reads share round trips. */
   private readonly reads: Batcher<RoomReadKey, RoomAccess | undefined> | undefined
+  /** SQLite: sends' room reads, kept while nothing they read changes. */
+  private readonly sendReads: SendReads<RoomAccess> | undefined
 
   constructor(
     private readonly database: Database,
@@ -55,6 +58,8 @@ export class RoomsService {
   ) {
     if (database.dialect === 'postgres')
       this.reads = new Batcher((keys) => repositories.rooms.readRooms(database.db, keys))
+    if (database.writeMarks)
+      this.sendReads = new SendReads(database.writeMarks, (roomID, userIDs) => this.read(roomID, userIDs))
   }
 
   /**
@@ -183,7 +188,8 @@ export class RoomsService {
   async forSend(client: ClientIdentity, target: SendTarget): Promise<RoomAccess> {
     const to = this.sendTarget(client, target)
     // The room, the sender and the recipient and whether one was deleted, in one query.
-    const read = await this.read(to.roomID, [client.userID, to.recipientUserID])
+    const userIDs = [client.userID, to.recipientUserID] as const
+    const read = await (this.sendReads?.read(to.roomID, userIDs) ?? this.read(to.roomID, userIDs))
     const access = this.sendAccess(client, to, read)
     if (access) return access
     const recipientUserID = to.recipientUserID as string
