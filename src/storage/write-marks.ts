@@ -19,9 +19,12 @@ export const spareRoomReads = (sqlText: string): void => {
 /** The table a statement Kysely built writes to; undefined if it writes none, or is not plain. */
 const WRITTEN = /^(?:insert(?: or \w+)? into|update|delete from|replace into) "(\w+)"/i
 
+/** Statements that change nothing themselves (SQLite calls BEGIN IMMEDIATE a write: it locks). */
+const TRANSACTION_CONTROL = /^(?:begin|commit|end|rollback|savepoint|release)\b/i
+
 /** Whether running the writing statement `sqlText` may change a room read. */
 export function mayChangeRoomReads(sqlText: string): boolean {
-  if (sparing.has(sqlText)) return false
+  if (sparing.has(sqlText) || TRANSACTION_CONTROL.test(sqlText)) return false
   const table = WRITTEN.exec(sqlText)?.[1]
   // A write whose table this cannot tell (a CTE, raw SQL) may touch anything.
   return table === undefined || ROOM_READ_TABLES.has(table)
