@@ -40,6 +40,8 @@ export function mayChangeRoomReads(sqlText: string): boolean {
 export class WriteMarks {
   private count = 0
   private lastVersion: unknown
+  /** Whether this turn of the event loop asked SQLite already. */
+  private checked = false
 
   /** `dataVersion`: SQLite's `PRAGMA data_version`, which moves with other connections' commits. */
   constructor(private readonly dataVersion: () => unknown) {
@@ -51,7 +53,17 @@ export class WriteMarks {
     this.count++
   }
 
+  /**
+   * The mark now. Other connections' commits are looked for once per turn of the event loop (it
+   * costs a read lock: 2.5 µs under load): what arrives together is judged together, as if it had
+   * come a moment earlier.
+   */
   current(): number {
+    if (this.checked) return this.count
+    this.checked = true
+    setImmediate(() => {
+      this.checked = false
+    })
     const version = this.dataVersion()
     if (version !== this.lastVersion) {
       this.lastVersion = version
