@@ -150,10 +150,10 @@ function sendRound(target: Target, count: number): void {
 }
 
 /**
- * The PAIRS writers send to their partners at `rate` messages/s for DURATION s: send-to-receive
+ * The PAIRS writers send to their partners at `rate` messages/s for `duration` s: send-to-receive
  * latency at the receivers, and the CPU of the server, of PostgreSQL and of this generator.
  */
-export async function measureRate(target: Target, rate: number): Promise<RateFigures> {
+export async function measureRate(target: Target, rate: number, duration = DURATION): Promise<RateFigures> {
   target.received = 0
   target.latencies.length = 0
   const startSent = target.sequence
@@ -165,7 +165,7 @@ export async function measureRate(target: Target, rate: number): Promise<RateFig
   // the server) sends more, so every scenario is offered the same messages.
   const due = () => Math.floor(((performance.now() - started) * rate) / 1000) - (target.sequence - startSent)
   const ticker = setInterval(() => sendRound(target, due()), 5)
-  await pause(DURATION * 1000)
+  await pause(duration * 1000)
   clearInterval(ticker)
   const seconds = (performance.now() - started) / 1000
   const generator = process.cpuUsage(startGenerator)

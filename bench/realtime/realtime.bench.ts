@@ -17,6 +17,12 @@ import {
 // Socket.IO relay, whose CPU the issue compares, are measured in ROUNDS alternating rounds.
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+/**
+ * Each of those rounds lasts a whole ping interval (25 s for both servers), so that each pays its
+ * pings of 10,000 sockets once per round: in 10 s rounds the relay's burst of pings fell in some
+ * rounds and not in others (its idle CPU was 0 % in one 15 s round and 8 % in the next).
+ */
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 25)
 
 /** A server under test, its sockets open. */
 interface Running {
@@ -120,7 +126,10 @@ export async function benchAgainstSocketIO(): Promise<{ rows: RealtimeFigures[];
     for (const rate of RATES) {
       const rounds: [RateFigures, RateFigures][] = []
       for (let round = 0; round < ROUNDS; round++)
-        rounds.push([await measureRate(relay.target, rate), await measureRate(parley.target, rate)])
+        rounds.push([
+          await measureRate(relay.target, rate, ROUND_SECONDS),
+          await measureRate(parley.target, rate, ROUND_SECONDS),
+        ])
       relayRates.push(combined(rounds.map(([r]) => r)))
       parleyRates.push(combined(rounds.map(([, p]) => p)))
       ratios.push({ rate, byRound: rounds.map(([r, p]) => ({ parley: p.serverCPU, relay: r.serverCPU })) })
@@ -172,7 +181,7 @@ export function printRealtime(rows: RealtimeFigures[], ratios: CPURatios[]): voi
     console.log(line.map((c, i) => c.padEnd(widths[i] as number)).join('  '))
   console.log(`(rates offered in turn: ${RATES.join(', ')} msg/s)`)
   console.log(
-    `Parley on SQLite and the Socket.IO relay: ${ROUNDS} rounds in turn, their mean (p99: the worst)`,
+    `Parley on SQLite and the Socket.IO relay: ${ROUNDS} rounds of ${ROUND_SECONDS} s in turn, their mean (p99: the worst)`,
   )
   for (const { rate, byRound } of ratios) {
     const ratio = (parley: number, relay: number) => `${(parley / relay).toFixed(1)}×`
