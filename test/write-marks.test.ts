@@ -60,6 +60,10 @@ test('a spared statement and the tables it writes leave the mark; a write it can
   expect(marks.current()).toBe(start)
   run("with x as (select 1) insert into messages (id, body) select 'm2', 'b' from x")
   expect(marks.current()).not.toBe(start)
+  // A schema-qualified table is not read as its schema's name.
+  const afterCTE = marks.current()
+  run('insert into "main"."users" ("id", "name") values (?, ?)', ['u2', 'Cal'])
+  expect(marks.current()).not.toBe(afterCTE)
 })
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve))

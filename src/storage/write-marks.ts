@@ -16,8 +16,11 @@ export const spareRoomReads = (sqlText: string): void => {
   sparing.add(sqlText)
 }
 
-/** The table a statement Kysely built writes to; undefined if it writes none, or is not plain. */
-const WRITTEN = /^(?:insert(?: or \w+)? into|update|delete from|replace into) "(\w+)"/i
+/**
+ * The table a statement Kysely built writes to; undefined if it writes none, or is not plain (a
+ * schema-qualified name, "main"."users", is not read as table "main").
+ */
+const WRITTEN = /^(?:insert(?: or \w+)? into|update|delete from|replace into) "(\w+)"(?!\.)/i
 
 /** Statements that change nothing themselves (SQLite calls BEGIN IMMEDIATE a write: it locks). */
 const TRANSACTION_CONTROL = /^(?:begin|commit|end|rollback|savepoint|release)\b/i

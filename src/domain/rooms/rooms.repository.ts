@@ -54,7 +54,7 @@ const bumpLastMessageCreated = prepareQuery(
       .set((eb) => ({ last_message_created: nextCreated(eb, args.now) }))
       .where('id', '=', args.roomID)
       .returning('last_message_created'),
-  // A send's room read is cached without its last `created`, which every send moves.
+  // Every send moves a room's last `created`: a send's kept room read may hold an older one.
   { dialect: 'sqlite', sparesRoomReads: true },
 )
 

@@ -187,7 +187,7 @@ export class RoomsService {
    */
   async forSend(client: ClientIdentity, target: SendTarget): Promise<RoomAccess> {
     const to = this.sendTarget(client, target)
-    // The room, the sender and the recipient and whether one was deleted, in one query.
+    // The room, the sender and the recipient and whether one was deleted: one query, or kept (SQLite).
     const userIDs = [client.userID, to.recipientUserID] as const
     const read = await (this.sendReads?.read(to.roomID, userIDs) ?? this.read(to.roomID, userIDs))
     const access = this.sendAccess(client, to, read)
