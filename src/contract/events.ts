@@ -151,18 +151,22 @@ export const eventShape = <T extends EventType>(type: T) =>
     data: eventDataShapes[type],
   })
 
-const writers = new Map(
-  EVENT_TYPES.map((type) => [type, fastJson(responseJSONSchema(eventShape(type)) as object)]),
-)
+// Each type's writer is compiled as its first event is written, not at start: a server whose
+// organizations have no event endpoints never writes one.
+const writers = new Map<EventType, (body: unknown) => string>()
+
+const writerOf = (type: EventType) => {
+  let writer = writers.get(type)
+  if (!writer) {
+    writer = fastJson(responseJSONSchema(eventShape(type)) as object)
+    writers.set(type, writer)
+  }
+  return writer
+}
 
 /** Writes an event's body through its type's schema: what /docs shows is what is sent. */
 export const encodeEvent: EventEncoder = (type, organizationID, now, data) =>
-  (writers.get(type) as (body: unknown) => string)({
-    type,
-    timestamp: new Date(now).toISOString(),
-    organizationID,
-    data,
-  })
+  writerOf(type)({ type, timestamp: new Date(now).toISOString(), organizationID, data })
 
 const webhookHeader = (name: string, description: string) => ({
   in: 'header',
