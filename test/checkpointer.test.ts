@@ -10,14 +10,20 @@ import { startCheckpointer } from '../src/storage/checkpointer.js'
 // and stops once it has had nothing new to copy for a while (a Node thread is some 10 MB that an
 // idle server does not need). Here only the thread copies: the writer's own checkpoints are off.
 
+/** A database in WAL mode with a table, whose connection never checkpoints by itself. */
+function openDatabase() {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-checkpointer-'))
+  const file = join(dir, 'parley.db')
+  const db = new SQLite(file)
+  db.pragma('journal_mode = WAL')
+  db.pragma('wal_autocheckpoint = 0')
+  db.exec('create table t (x text)')
+  return { dir, file, db }
+}
+
 describe('SQLite: the checkpointer thread', () => {
   test('starts when the log is written, copies it, stops when idle, and starts again on the next write', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'parley-checkpointer-'))
-    const file = join(dir, 'parley.db')
-    const db = new SQLite(file)
-    db.pragma('journal_mode = WAL')
-    db.pragma('wal_autocheckpoint = 0')
-    db.exec('create table t (x text)')
+    const { dir, file, db } = openDatabase()
     const checkpointer = startCheckpointer(file, { everyMs: 10, idleMs: 200 })
     const insert = db.prepare('insert into t values (?)')
     const poll = { timeout: 10_000, interval: 5 }
@@ -42,11 +48,7 @@ describe('SQLite: the checkpointer thread', () => {
   })
 
   test('stopping ends a running thread, its connection closed', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'parley-checkpointer-'))
-    const file = join(dir, 'parley.db')
-    const db = new SQLite(file)
-    db.pragma('journal_mode = WAL')
-    db.exec('create table t (x text)')
+    const { dir, file, db } = openDatabase()
     const checkpointer = startCheckpointer(file, { everyMs: 10, idleMs: 60_000 })
     try {
       await expect.poll(() => checkpointer.running, { timeout: 10_000, interval: 5 }).toBe(true)
