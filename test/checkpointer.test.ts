@@ -24,7 +24,7 @@ function openDatabase() {
 describe('SQLite: the checkpointer thread', () => {
   test('starts when the log is written, copies it, stops when idle, and starts again on the next write', async () => {
     const { dir, file, db } = openDatabase()
-    const checkpointer = startCheckpointer(file, { everyMs: 10, idleMs: 200 })
+    const checkpointer = startCheckpointer(file, { everyMs: 10, idleMs: 500 })
     const insert = db.prepare('insert into t values (?)')
     const poll = { timeout: 10_000, interval: 5 }
     try {
