@@ -41,30 +41,54 @@ export function failure(error: AppError): Failure {
 }
 
 // The envelope as route schemas: a route's 200 answer is serialised through successEnvelope(data),
-// and /docs shows both.
-
+// and /docs shows both. Their parts are made once and shared (a zod schema does not change, and is
+// 1–3 KB of memory): some 130 routes use them.
 const errorObject = z.object({ code: z.string(), message: z.string(), field: z.string() })
+const noError = errorObject.describe('Three empty strings on success.')
+const ok = z.literal(200)
 
 export const successEnvelope = <T extends z.ZodType>(data: T) =>
-  z.object({ status: z.literal(200), error: errorObject.describe('Three empty strings on success.'), data })
+  z.object({ status: ok, error: noError, data })
+
+const failureShape = z.object({ status: z.number().int(), error: errorObject, data: z.object({}) })
+
+interface FailureExample {
+  status: number
+  code: string
+  message: string
+  field?: string
+}
+
+const makeErrorEnvelope = (description: string, example: FailureExample) =>
+  failureShape.describe(description).meta({
+    examples: [
+      {
+        status: example.status,
+        error: { code: example.code, message: example.message, field: example.field ?? '' },
+        data: {},
+      },
+    ],
+  })
+
+/** Error envelopes by description and example: many routes document the same failures. */
+const errorEnvelopes = new Map<string, ReturnType<typeof makeErrorEnvelope>>()
 
 /** A failure as /docs shows it (the error mapping writes failures itself, see errors.ts). */
-export const errorEnvelope = (
-  description: string,
-  example: { status: number; code: string; message: string; field?: string },
-) =>
-  z
-    .object({ status: z.number().int(), error: errorObject, data: z.object({}) })
-    .describe(description)
-    .meta({
-      examples: [
-        {
-          status: example.status,
-          error: { code: example.code, message: example.message, field: example.field ?? '' },
-          data: {},
-        },
-      ],
-    })
+export function errorEnvelope(description: string, example: FailureExample) {
+  const key = JSON.stringify([
+    description,
+    example.status,
+    example.code,
+    example.message,
+    example.field ?? '',
+  ])
+  let envelope = errorEnvelopes.get(key)
+  if (!envelope) {
+    envelope = makeErrorEnvelope(description, example)
+    errorEnvelopes.set(key, envelope)
+  }
+  return envelope
+}
 
 /** An answer of a file's bytes (as their own media type), in OpenAPI's own response shape. */
 export const fileBytes = (description: string) => ({
