@@ -1,9 +1,11 @@
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
 import pg from 'pg'
+import { loadSqlite } from '../src/storage/sqlite-driver.js'
 import { conversation } from './history.bench.js'
 import { type Figures, freshStorage, load, startService } from './lib.js'
 import { ticketRequests } from './ticket.bench.js'
+
+const SQLite = loadSqlite()
 
 // `npm run bench -- --scale`: how each cost grows with the data. Tickets and history pages are
 // measured on a fresh organization (1,000 users, a room of 200 messages), then again after the

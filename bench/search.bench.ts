@@ -1,12 +1,14 @@
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { systemClock } from '../src/lib/clock.js'
 import { indexedText } from '../src/lib/search-words.js'
 import { createServices } from '../src/services.js'
 import { DATABASE_FILE } from '../src/storage/data-dir.js'
 import { migrate, openDatabase } from '../src/storage/database.js'
+import { loadSqlite } from '../src/storage/sqlite-driver.js'
 import { testFileStorage } from '../test/support/files.js'
+
+const SQLite = loadSqlite()
 
 // BENCH_ONLY=search: the case search (agent API case/search, measured in-process at the service,
 // without HTTP) over 1,000,000 messages in 20,000 cases of one organization, on SQLite and on

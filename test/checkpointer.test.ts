@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
 import { describe, expect, test } from 'vitest'
 import { startCheckpointer } from '../src/storage/checkpointer.js'
+import { loadSqlite } from '../src/storage/sqlite-driver.js'
+
+const SQLite = loadSqlite()
 
 // SQLite's checkpointer (storage/checkpointer.ts) copies the write-ahead log into the database file
 // on a thread of its own, which runs only while there is writing: it starts when the log changes

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
+import { SQLITE_DRIVER } from '../src/storage/sqlite-driver.js'
 import { send } from './support/app.js'
 import { startServerProcess } from './support/processes.js'
 
@@ -54,7 +55,7 @@ test('on SQLite without Redis, a server answering /healthz has loaded none of wh
   })
   // The log sees what is loaded, ES modules and CommonJS alike.
   expect(loaded).toContain('fastify')
-  expect(loaded).toContain('better-sqlite3')
+  expect(loaded).toContain(SQLITE_DRIVER)
   expect(loaded).toContain('kysely')
   expect(LAZY.filter((name) => loaded.has(name))).toEqual([])
 })

@@ -1,11 +1,13 @@
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { beforeAll, expect, test } from 'vitest'
 import { DATABASE_FILE } from '../src/storage/data-dir.js'
+import { loadSqlite } from '../src/storage/sqlite-driver.js'
 import { useServer } from './support/app.js'
 import { createOrganization, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
+
+const SQLite = loadSqlite()
 
 // On SQLite a send's room read is kept while nothing it read changes (domain/rooms/send-reads.ts,
 // storage/write-marks.ts). Whatever changes the room, its participants or its users, through

@@ -1,9 +1,11 @@
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { loadSqlite } from '../src/storage/sqlite-driver.js'
 import { startServer, stopServer, type TestServer } from './support/app.js'
 import { createOrganization, type TestClient } from './support/clients.js'
+
+const SQLite = loadSqlite()
 
 // SQLite's one writer: when another process (the CLI, a backup) holds the write lock longer than
 // the busy timeout (5 s), a write is answered 503 with Retry-After, changes nothing, and succeeds

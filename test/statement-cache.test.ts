@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
 import { afterEach, expect, test } from 'vitest'
+import { loadSqlite } from '../src/storage/sqlite-driver.js'
 import { withStatementCache } from '../src/storage/statement-cache.js'
 import { WriteMarks } from '../src/storage/write-marks.js'
+
+const SQLite = loadSqlite()
 
 // SQLite's rows are made into objects by the statement cache (storage/statement-cache.ts), not by
 // better-sqlite3: they must be the rows better-sqlite3 makes, for every kind of value and query.

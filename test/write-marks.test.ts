@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
 import { afterEach, expect, test } from 'vitest'
+import { loadSqlite } from '../src/storage/sqlite-driver.js'
 import { withStatementCache } from '../src/storage/statement-cache.js'
 import { spareRoomReads, WriteMarks } from '../src/storage/write-marks.js'
+
+const SQLite = loadSqlite()
 
 // SQLite's write marks (storage/write-marks.ts) move before every statement that may change a room
 // read, and after any other connection's commit; a cache of sends' room reads trusts them.

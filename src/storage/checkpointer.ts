@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
+import { sqliteDriverPath } from './sqlite-driver.js'
 
 export interface CheckpointerTimes {
   /** How often the thread copies the write-ahead log into the database file (and the log is looked at). */
@@ -56,7 +56,7 @@ export interface Checkpointer {
  * seconds with nothing to copy.
  */
 export function startCheckpointer(file: string, times: CheckpointerTimes = TIMES): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3')
+  const driver = sqliteDriverPath()
   const workerData = {
     driver,
     file,

@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
 import { type DatabaseIntrospector, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import type pg from 'pg'
 import type { Config } from '../config/config.js'
@@ -12,6 +11,7 @@ import { LeasedIDs } from './id-workers.js'
 import { migrations } from './migrations/index.js'
 import { withNamedStatements } from './postgres-pool.js'
 import type { Dialect, Schema } from './schema.js'
+import { loadSqlite } from './sqlite-driver.js'
 import { withStatementCache } from './statement-cache.js'
 import { refusingInsideWork, unnested, WorkContext } from './transaction-guards.js'
 import { WriteMarks } from './write-marks.js'
@@ -89,6 +89,7 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
     }
   }
   privateDataDir(config.dataDir)
+  const SQLite = loadSqlite()
   const sqlite = new SQLite(join(config.dataDir, DATABASE_FILE))
   privateDatabaseFiles(config.dataDir)
   sqlite.pragma('journal_mode = WAL')
