@@ -1,4 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest'
+import { z } from 'zod'
+import { successEnvelope } from '../src/http/envelope.js'
+import { compileWriter } from '../src/http/serialization.js'
 import { send, startServer, stopServer, useServer } from './support/app.js'
 import { describeEachDatabase } from './support/databases.js'
 import { createOrganizationWithKey, validTicketRequest } from './support/fixtures.js'
@@ -88,6 +91,9 @@ describeEachDatabase('HTTP transport', (dialect) => {
       const reply = await send(`${server().url}${path}`, { method: 'GET' })
       expect(reply.status).toBe(200)
       expect(reply.json).toEqual({ status: 200, error: { code: '', message: '', field: '' }, data: {} })
+      // The bytes sent without a serialiser are the ones the route's schema would write.
+      expect(reply.text).toBe(compileWriter(successEnvelope(z.object({})))(reply.json))
+      expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8')
     }
   })
 

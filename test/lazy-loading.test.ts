@@ -24,6 +24,9 @@ const LAZY = [
   '@aws-sdk/client-s3', // S3_BUCKET
   'sharp', // an image's thumbnail
   '@fastify/ajv-compiler', // never: routes are checked with zod
+  // fast-json-stringify with Ajv, which it checks schemas with: a route's first answer other than
+  // a health check's, an event's first delivery (Fastify itself loads fast-json-stringify's writer)
+  'ajv',
 ]
 
 /** The packages a process loaded, by name (`@scope/name` or `name`). */

@@ -1,4 +1,3 @@
-import fastJson from 'fast-json-stringify'
 import { z } from 'zod'
 import type {
   EventDelivery,
@@ -13,7 +12,7 @@ import {
   type EventType,
   type EventUser,
 } from '../domain/events/event-types.js'
-import { responseJSONSchema } from '../http/serialization.js'
+import { compileWriter, responseJSONSchema } from '../http/serialization.js'
 import { caseShape } from './cases.js'
 import { shapeOf } from './shape.js'
 
@@ -158,7 +157,7 @@ const writers = new Map<EventType, (body: unknown) => string>()
 const writerOf = (type: EventType) => {
   let writer = writers.get(type)
   if (!writer) {
-    writer = fastJson(responseJSONSchema(eventShape(type)) as object)
+    writer = compileWriter(eventShape(type))
     writers.set(type, writer)
   }
   return writer

@@ -44,17 +44,22 @@ export function responseJSONSchema(schema: unknown): unknown {
 const require = createRequire(import.meta.url)
 
 /**
+ * A writer of JSON through a zod schema (fast-json-stringify). The library, and Ajv, which it checks
+ * schemas with, are loaded as the first writer is compiled, not at start.
+ */
+export const compileWriter = (schema: unknown): ((data: unknown) => string) =>
+  (require('fast-json-stringify') as typeof fastJson)(responseJSONSchema(schema) as JSONSchema)
+
+/**
  * The serialiser of a route's answer, compiled as the route first answers with it, not at start:
  * most routes of a running server are never called, and compiling all of them took a third of the
- * start-up (fast-json-stringify and the validator it checks schemas with are loaded then, too).
+ * start-up.
  */
 export const responseSerializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
   let serialize: ((data: unknown) => string) | undefined
   const written = new WeakMap<object, Buffer>()
   return (envelope) => {
-    serialize ??= (require('fast-json-stringify') as typeof fastJson)(
-      responseJSONSchema(schema) as JSONSchema,
-    )
+    serialize ??= compileWriter(schema)
     const { data } = envelope as { data?: unknown }
     if (!isSuccess(envelope) || !Object.isFrozen(data)) return serialize(envelope)
     // A frozen answer does not change (a history page kept by the page cache, say): it is written
