@@ -28,6 +28,35 @@ export function params<F extends Record<string, Field>>(
 
 export const fieldCodeOf = (schema: z.ZodType, name: string): string => fieldCodes.get(schema)?.[name] ?? name
 
+const made = new Map<string, z.ZodType>()
+const functionIDs = new WeakMap<object, number>()
+let lastFunctionID = 0
+const functionID = (fn: object) => {
+  let id = functionIDs.get(fn)
+  if (id === undefined) {
+    id = ++lastFunctionID
+    functionIDs.set(fn, id)
+  }
+  return id
+}
+
+/**
+ * One schema per kind of field, name and rule (functions in a rule told apart by identity): the
+ * routes taking the same parameter share it, as zod schemas never change. Some 200 fields of a few
+ * schemas each were otherwise made one by one, route by route.
+ */
+function shared<T extends z.ZodType>(parts: readonly unknown[], make: () => T): T {
+  const key = JSON.stringify(parts, (_key, value) =>
+    typeof value === 'function' ? functionID(value) : value,
+  )
+  let schema = made.get(key)
+  if (!schema) {
+    schema = make()
+    made.set(key, schema)
+  }
+  return schema as T
+}
+
 /** Length in Unicode code points, so an emoji counts as one character. */
 const codePoints = (value: string): number => {
   let count = 0
@@ -67,30 +96,34 @@ function checkedText(name: string, rule: TextRule, required: boolean) {
 }
 
 /** A required string: missing, null, empty or blank reads `is required`. */
-export const requiredText = (rule: TextRule) => (name: string) => checkedText(name, rule, true)
+export const requiredText = (rule: TextRule) => (name: string) =>
+  shared(['requiredText', name, rule], () => checkedText(name, rule, true))
 
 /** An optional string: absent or null means "not given"; `""` is a value (it clears). */
 export const optionalText = (rule: TextRule) => (name: string) =>
-  checkedText(name, rule, false)
-    .nullish()
-    .transform((value) => value ?? undefined)
+  shared(['optionalText', name, rule], () =>
+    checkedText(name, rule, false)
+      .nullish()
+      .transform((value) => value ?? undefined),
+  )
 
 /** A required string out of a fixed list. */
 export const requiredChoice =
   <const T extends readonly [string, ...string[]]>(values: T, description?: string) =>
-  (name: string) => {
-    const schema = z.enum(values, {
-      error: (issue) => {
-        const input = issue.input
-        if (input === undefined || input === null || (typeof input === 'string' && input.trim() === '')) {
-          return `Param '${name}' is required`
-        }
-        if (typeof input !== 'string') return `Param '${name}' must be a string`
-        return `Param '${name}' must be one of: ${values.join(', ')}`
-      },
+  (name: string) =>
+    shared(['requiredChoice', name, values, description], () => {
+      const schema = z.enum(values, {
+        error: (issue) => {
+          const input = issue.input
+          if (input === undefined || input === null || (typeof input === 'string' && input.trim() === '')) {
+            return `Param '${name}' is required`
+          }
+          if (typeof input !== 'string') return `Param '${name}' must be a string`
+          return `Param '${name}' must be one of: ${values.join(', ')}`
+        },
+      })
+      return description ? schema.describe(description) : schema
     })
-    return description ? schema.describe(description) : schema
-  }
 
 const missing = (input: unknown) => input === undefined || input === null
 
@@ -114,56 +147,64 @@ function checkedInteger(name: string, rule: IntegerRule) {
 }
 
 /** A required integer within [min, max]. */
-export const requiredInteger = (rule: IntegerRule) => (name: string) => checkedInteger(name, rule)
+export const requiredInteger = (rule: IntegerRule) => (name: string) =>
+  shared(['requiredInteger', name, rule], () => checkedInteger(name, rule))
 
 /** An optional integer within [min, max]; absent or null gives `fallback`. */
 export const optionalInteger = (rule: IntegerRule & { fallback: number }) => (name: string) =>
-  checkedInteger(name, rule)
-    .nullish()
-    .transform((value) => value ?? rule.fallback)
+  shared(['optionalInteger', name, rule], () =>
+    checkedInteger(name, rule)
+      .nullish()
+      .transform((value) => value ?? rule.fallback),
+  )
 
 /** A required integer out of a fixed list. */
-export const requiredIntegerChoice = (values: readonly number[], description?: string) => (name: string) => {
-  const schema = z
-    .number({
-      error: (issue) =>
-        missing(issue.input) ? `Param '${name}' is required` : `Param '${name}' must be a number`,
-    })
-    .refine((value) => values.includes(value), {
-      error: `Param '${name}' must be one of: ${values.join(', ')}`,
-    })
-  return description ? schema.describe(description) : schema
-}
+export const requiredIntegerChoice = (values: readonly number[], description?: string) => (name: string) =>
+  shared(['requiredIntegerChoice', name, values, description], () => {
+    const schema = z
+      .number({
+        error: (issue) =>
+          missing(issue.input) ? `Param '${name}' is required` : `Param '${name}' must be a number`,
+      })
+      .refine((value) => values.includes(value), {
+        error: `Param '${name}' must be one of: ${values.join(', ')}`,
+      })
+    return description ? schema.describe(description) : schema
+  })
 
 /** A required list of IDs (non-empty strings), `min` to `max` of them, duplicates allowed. */
 export const requiredIDList =
   ({ min, max, description }: { min: number; max: number; description?: string }) =>
-  (name: string) => {
-    const notIDs = `Param '${name}' must be a list of IDs`
-    const schema = z
-      .array(z.string({ error: notIDs }).min(1, { error: notIDs }), {
-        error: (issue) => (missing(issue.input) ? `Param '${name}' is required` : notIDs),
-      })
-      .refine((list) => list.length >= min, { error: `Param '${name}' is required`, abort: true })
-      .refine((list) => list.length <= max, { error: `Param '${name}' must have at most ${max} items` })
-    return description ? schema.describe(description) : schema
-  }
+  (name: string) =>
+    shared(['requiredIDList', name, min, max, description], () => {
+      const notIDs = `Param '${name}' must be a list of IDs`
+      const schema = z
+        .array(z.string({ error: notIDs }).min(1, { error: notIDs }), {
+          error: (issue) => (missing(issue.input) ? `Param '${name}' is required` : notIDs),
+        })
+        .refine((list) => list.length >= min, { error: `Param '${name}' is required`, abort: true })
+        .refine((list) => list.length <= max, { error: `Param '${name}' must have at most ${max} items` })
+      return description ? schema.describe(description) : schema
+    })
 
 /** An optional boolean: absent leaves it as it is (undefined). */
 export const optionalBoolean = (description: string) => (name: string) =>
-  z
-    .boolean({ error: `Param '${name}' must be a boolean` })
-    .optional()
-    .describe(description)
+  shared(['optionalBoolean', name, description], () =>
+    z
+      .boolean({ error: `Param '${name}' must be a boolean` })
+      .optional()
+      .describe(description),
+  )
 
 /** An optional JSON object (any keys); absent or null gives `{}`. */
-export const optionalObject = (description?: string) => (name: string) => {
-  const schema = z
-    .record(z.string(), z.unknown(), { error: `Param '${name}' must be an object` })
-    .nullish()
-    .transform((value) => value ?? {})
-  return description ? schema.describe(description) : schema
-}
+export const optionalObject = (description?: string) => (name: string) =>
+  shared(['optionalObject', name, description], () => {
+    const schema = z
+      .record(z.string(), z.unknown(), { error: `Param '${name}' must be an object` })
+      .nullish()
+      .transform((value) => value ?? {})
+    return description ? schema.describe(description) : schema
+  })
 
 /** A required ID (a non-blank string of at most 64 characters). */
 export const requiredID = (description?: string) =>
