@@ -7,6 +7,7 @@ import { CannedReplies } from './domain/canned-replies/canned-replies.service.js
 import { DEFAULT_REOPEN_WINDOW_HOURS } from './domain/cases/case-reopen.js'
 import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
+import { OutboxBell } from './domain/delivery/outbox-bell.js'
 import { EventEndpoints } from './domain/events/event-endpoints.service.js'
 import { Events } from './domain/events/events.service.js'
 import { FileLinks } from './domain/files/file-links.js'
@@ -81,6 +82,8 @@ export interface Services {
   eventEndpoints: EventEndpoints
   /** How event endpoints' secrets are sealed (the delivery worker opens them). */
   eventSealer: Sealer
+  /** Rung as new deliveries commit: the delivery worker listens. */
+  outbox: OutboxBell
 }
 
 export interface Dependencies {
@@ -124,7 +127,8 @@ export function createServices({
     links: new FileLinks(masterKey, publicURL, clock),
     ...fileSettings,
   })
-  const events = new Events({ database, clock, repositories, encode: encodeEvent })
+  const outbox = new OutboxBell()
+  const events = new Events({ database, clock, repositories, encode: encodeEvent, outbox })
   const messages = new MessagesService(database, repositories, clock, senders, rooms, hub, files, events)
   const history = new MessageHistory(database, repositories, rooms, files, messages)
   const sync = new MessageSync(database, repositories, clock, senders, rooms, files)
@@ -148,6 +152,7 @@ export function createServices({
     messages,
     files,
     events,
+    outbox,
     topics,
     chatbots,
     organizations,
@@ -244,5 +249,6 @@ export function createServices({
       events,
     }),
     eventSealer,
+    outbox,
   }
 }

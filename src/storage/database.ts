@@ -5,6 +5,7 @@ import type pg from 'pg'
 import type { Config } from '../config/config.js'
 import { retryConflicts } from '../errors/faults.js'
 import { startCheckpointer } from './checkpointer.js'
+import { CommitHooks } from './commit-hooks.js'
 import { DATABASE_FILE, privateDatabaseFiles, privateDataDir } from './data-dir.js'
 import { GroupCommit } from './group-commit.js'
 import { LeasedIDs } from './id-workers.js'
@@ -32,6 +33,11 @@ export interface Database {
    * transaction.
    */
   oneStatement<T>(work: (db: Kysely<Schema>) => Promise<T>): Promise<T>
+  /**
+   * Runs `hook` once the transaction `trx` belongs to has committed, never if it rolls back; at
+   * once for `db` (or `oneStatement`'s handle on PostgreSQL), whose statements commit by themselves.
+   */
+  afterCommit(trx: Kysely<Schema>, hook: () => void): void
   /**
    * The IDs of new rows (`ids.next()`), like a sequence of the database's own: unique in it. Issued
    * only once `ids.lease()` has leased this handle a worker number (id-workers.ts).
@@ -75,13 +81,25 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
     )
     const db = new Kysely<Schema>({ dialect })
     const ids = new LeasedIDs(db)
+    const hooks = new CommitHooks()
+    const committing = async <T>(work: (trx: Kysely<Schema>) => Promise<T>) => {
+      let handle: Kysely<Schema> | undefined
+      const value = await db.transaction().execute((trx) => {
+        handle = trx
+        hooks.begin(trx)
+        return work(trx)
+      })
+      if (handle) hooks.committed(handle)
+      return value
+    }
     return {
       db,
       dialect: 'postgres',
       ids,
+      afterCommit: (trx, hook) => hooks.add(trx, hook),
       // A transaction that lost a deadlock or a serialization check changed nothing: run it again.
       transaction: unnested(
-        workContext.marking((work) => retryConflicts(() => db.transaction().execute(work))),
+        workContext.marking((work) => retryConflicts(() => committing(work))),
         workContext.insideWork,
       ),
       oneStatement: unnested((work) => work(db), workContext.insideWork),
@@ -109,12 +127,14 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
     () => groupCommit.insideWork(),
   )
   const db = new Kysely<Schema>({ dialect })
-  const groupCommit = new GroupCommit(db, dialect)
+  const hooks = new CommitHooks()
+  const groupCommit = new GroupCommit(db, dialect, hooks)
   const ids = new LeasedIDs(db)
   return {
     db,
     dialect: 'sqlite',
     writeMarks,
+    afterCommit: (trx, hook) => hooks.add(trx, hook),
     transaction: unnested((work) => groupCommit.run(work), groupCommit.insideWork),
     oneStatement: unnested((work) => groupCommit.run(work), groupCommit.insideWork),
     ids,

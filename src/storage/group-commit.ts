@@ -6,6 +6,7 @@ import {
   Kysely,
   SingleConnectionProvider,
 } from 'kysely'
+import type { CommitHooks } from './commit-hooks.js'
 import type { Schema } from './schema.js'
 import type { InsideWork } from './transaction-guards.js'
 
@@ -58,6 +59,7 @@ export class GroupCommit {
   constructor(
     private readonly db: Kysely<Schema>,
     private readonly dialect: Dialect,
+    private readonly hooks: CommitHooks,
   ) {}
 
   /**
@@ -121,6 +123,7 @@ export class GroupCommit {
   private async runInSavepoint(connection: DatabaseConnection, job: Job): Promise<() => void> {
     await execute(connection, 'savepoint job')
     const { trx, close } = this.jobHandle(connection)
+    this.hooks.begin(trx)
     this.working = true
     try {
       const value = await beforeNextTurn(() => job.work(trx)).finally(() => {
@@ -128,7 +131,10 @@ export class GroupCommit {
         close()
       })
       await execute(connection, 'release job')
-      return () => job.resolve(value)
+      return () => {
+        job.resolve(value)
+        this.hooks.committed(trx)
+      }
     } catch (error) {
       await execute(connection, 'rollback to job')
       await execute(connection, 'release job')

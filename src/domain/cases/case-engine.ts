@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
+import type { OutboxBell } from '../delivery/outbox-bell.js'
 import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
 import type { Message } from '../messages/message.js'
@@ -48,6 +49,7 @@ export interface EngineDependencies {
   files: Files
   /** Events to the customer's backend (and to chatbots that opted in), recorded with the change. */
   events: Events
+  outbox: OutboxBell
 }
 
 const SYSTEM = 'system'
@@ -210,6 +212,7 @@ export class CaseEngine {
         seq: message.created,
         now,
       })
+      this.deps.database.afterCommit(trx, this.deps.outbox.ring)
     }
     return message
   }

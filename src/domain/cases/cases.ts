@@ -2,6 +2,7 @@ import type { Clock } from '../../lib/clock.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
+import type { OutboxBell } from '../delivery/outbox-bell.js'
 import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
 import type { MessagesService } from '../messages/messages.service.js'
@@ -47,6 +48,8 @@ export interface CasesDependencies {
   messages: MessagesService
   files: Files
   events: Events
+  /** Rung as a visitor's message for a bot commits (its delivery is in the outbox). */
+  outbox: OutboxBell
   topics: TopicsService
   chatbots: ChatbotsService
   organizations: OrganizationsService

@@ -7,6 +7,7 @@ import type { Repositories } from '../repositories.js'
 import type { Attempt, ChatbotClient } from './attempt.js'
 import type { ChainSender } from './chain-sender.js'
 import type { DeliveryRow } from './deliveries.repository.js'
+import { Rounds } from './rounds.js'
 import { classify } from './schedule.js'
 import { Settlements } from './settlements.js'
 import { type DeliveryMeter, type DeliveryRequest, type DeliveryTargets, signedHeaders } from './target.js'
@@ -16,7 +17,10 @@ export type { DeliveryMeter } from './target.js'
 export interface DeliveryOptions {
   /** Deliveries in flight at once on this instance. */
   concurrency: number
-  /** How often to look for due deliveries when idle. */
+  /**
+   * How often to look for due deliveries when idle: for retries coming due, another instance's
+   * deliveries (this one's wake it: see wake), and leases lapsed.
+   */
   pollMs: number
   /** One attempt's time limit (DESIGN §9: 10 s). */
   timeoutMs: number
@@ -33,7 +37,7 @@ interface Claimed {
   claimedAt: number
 }
 
-export const DELIVERY_DEFAULTS = { concurrency: 64, pollMs: 100, jitter: Math.random }
+export const DELIVERY_DEFAULTS = { concurrency: 64, pollMs: 1000, jitter: Math.random }
 
 /**
  * The one delivery engine: sends the outbox to its targets (chatbots, event endpoints; see
@@ -45,10 +49,7 @@ export const DELIVERY_DEFAULTS = { concurrency: 64, pollMs: 100, jitter: Math.ra
  */
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, Promise<void>>()
-  private timer: NodeJS.Timeout | undefined
-  private pending = false
   private stopping = false
-  private round: Promise<number> = Promise.resolve(0)
   private lastSweep = Number.NEGATIVE_INFINITY
 
   constructor(
@@ -69,7 +70,20 @@ export class DeliveryWorker {
     private readonly options: DeliveryOptions,
   ) {
     this.settlements = new Settlements(deps, options)
+    this.rounds = new Rounds(async () => {
+      let started = 0
+      try {
+        started = await this.tick()
+      } catch (error) {
+        this.logTrouble(error, 'delivery: round failed')
+      }
+      // Busy: again as soon as a slot frees (see deliver); idle: at the next poll.
+      return { idle: started === 0 && this.inFlight.size === 0 }
+    }, options.pollMs)
   }
+
+  /** When rounds run: now, after a delay, or at the next poll (idle). */
+  private readonly rounds: Rounds
 
   /** How attempts are recorded. */
   private readonly settlements: Settlements
@@ -81,33 +95,19 @@ export class DeliveryWorker {
 
   start(): void {
     this.stopping = false
-    this.schedule(0)
+    this.rounds.start()
   }
 
-  /** Runs a round after `delayMs` (or sooner, if one is already due), unless stopping. */
-  private schedule(delayMs: number): void {
-    if (this.stopping || this.pending) return
-    this.pending = true
-    clearTimeout(this.timer)
-    this.timer = setTimeout(async () => {
-      this.pending = false
-      let started = 0
-      this.round = this.tick()
-      try {
-        started = await this.round
-      } catch (error) {
-        this.logTrouble(error, 'delivery: round failed')
-      }
-      // Busy: look again as soon as a slot frees (see deliver); idle: poll.
-      if (started === 0 && this.inFlight.size === 0) this.schedule(this.options.pollMs)
-    }, delayMs)
+  /** New deliveries have committed (the outbox bell): a round now, not at the next poll. */
+  wake(): void {
+    this.rounds.after(0)
   }
 
   /** Stops claiming, waits for deliveries in flight (up to one attempt's time), releases the rest. */
   async stop(): Promise<void> {
     this.stopping = true
-    clearTimeout(this.timer)
-    await this.round.catch(() => {}) // a round already claiming finishes its claim first
+    this.rounds.stop()
+    await this.rounds.current // a round already claiming finishes its claim first
     const deadline = new Promise((resolve) => setTimeout(resolve, this.options.timeoutMs).unref())
     await Promise.race([Promise.allSettled(this.inFlight.values()), deadline])
     await this.deps.chains.close()
@@ -156,7 +156,7 @@ export class DeliveryWorker {
         this.inFlight.delete(head.id)
         // A slot is free, and the key's next delivery may be due now (completions that land
         // together share one round).
-        if (this.timer !== undefined) this.schedule(2)
+        this.rounds.after(2)
       })
       this.inFlight.set(head.id, attempt)
     }
