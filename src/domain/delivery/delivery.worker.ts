@@ -38,6 +38,7 @@ interface Claimed {
 }
 
 export const DELIVERY_DEFAULTS = { concurrency: 64, pollMs: 1000, jitter: Math.random }
+const WAKE_GATHER_MS = 20
 
 /**
  * The one delivery engine: sends the outbox to its targets (chatbots, event endpoints; see
@@ -98,9 +99,13 @@ export class DeliveryWorker {
     this.rounds.start()
   }
 
-  /** New deliveries have committed (the outbox bell): a round now, not at the next poll. */
+  /**
+   * New deliveries have committed (the outbox bell): a round now, not at the next poll. While
+   * deliveries are in flight, a round gathers what commits in the next WAKE_GATHER_MS: under load,
+   * a round per commit would claim one delivery at a time.
+   */
   wake(): void {
-    this.rounds.after(0)
+    this.rounds.after(this.inFlight.size === 0 ? 0 : WAKE_GATHER_MS)
   }
 
   /** Stops claiming, waits for deliveries in flight (up to one attempt's time), releases the rest. */
