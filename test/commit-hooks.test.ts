@@ -1,36 +1,27 @@
 import type { Kysely } from 'kysely'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import type { Schema } from '../src/storage/schema.js'
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
+import { describeEachDatabase, insertOrganization, useTestDatabase } from './support/databases.js'
 
 // Database.afterCommit: what waits for a transaction's commit (the delivery worker's wake) runs
 // once it has committed, never when it rolled back, and at once for statements outside one.
 
 describeEachDatabase('After commit', (dialect) => {
-  let testDatabase: TestDatabase
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect)
-  })
-  afterAll(async () => {
-    await testDatabase.drop()
-  })
-
-  const insert = (db: Kysely<Schema>, id: string) =>
-    db.insertInto('organizations').values({ id, name: id, created: 1, updated: 1 }).execute()
+  const testDatabase = useTestDatabase(dialect)
 
   const stored = async (id: string) =>
-    (await testDatabase.database.db.selectFrom('organizations').select('id').where('id', '=', id).execute())
+    (await testDatabase().database.db.selectFrom('organizations').select('id').where('id', '=', id).execute())
       .length === 1
 
   /** A turn of the event loop: hooks due by then have run. */
   const turn = () => new Promise((resolve) => setImmediate(resolve))
 
   test('a hook runs after the commit, when another connection sees the row', async () => {
-    const { database } = testDatabase
+    const { database } = testDatabase()
     let seen: Promise<boolean> | undefined
     let ranInside = false
     await database.transaction(async (trx) => {
-      await insert(trx, 'hook-committed')
+      await insertOrganization(trx, 'hook-committed')
       database.afterCommit(trx, () => {
         seen = stored('hook-committed')
       })
@@ -43,15 +34,15 @@ describeEachDatabase('After commit', (dialect) => {
   })
 
   test('a rolled-back transaction runs none of its hooks; the others in its batch run theirs', async () => {
-    const { database } = testDatabase
+    const { database } = testDatabase()
     const ran: string[] = []
     const failing = database.transaction(async (trx) => {
-      await insert(trx, 'hook-rolled-back')
+      await insertOrganization(trx, 'hook-rolled-back')
       database.afterCommit(trx, () => ran.push('rolled back'))
       throw new Error('no')
     })
     const passing = database.transaction(async (trx) => {
-      await insert(trx, 'hook-beside')
+      await insertOrganization(trx, 'hook-beside')
       database.afterCommit(trx, () => ran.push('committed'))
     })
     await expect(failing).rejects.toThrow('no')
@@ -62,7 +53,7 @@ describeEachDatabase('After commit', (dialect) => {
   })
 
   test('outside a transaction, a hook runs at once', async () => {
-    const { database } = testDatabase
+    const { database } = testDatabase()
     let ran = false
     database.afterCommit(database.db, () => {
       ran = true

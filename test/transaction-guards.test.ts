@@ -1,9 +1,7 @@
-import type { Kysely } from 'kysely'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { WAITED_OUTSIDE, WORK_OVER } from '../src/storage/group-commit.js'
-import type { Schema } from '../src/storage/schema.js'
 import { NESTED_TRANSACTION, QUERY_BESIDE_TRX } from '../src/storage/transaction-guards.js'
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
+import { describeEachDatabase, insertOrganization, useTestDatabase } from './support/databases.js'
 
 // A transaction's work does its database work through its own trx and nothing else. Breaking the
 // rule fails loudly and at once instead of waiting forever (SQLite: the group commit would wait
@@ -11,21 +9,12 @@ import { createTestDatabase, describeEachDatabase, type TestDatabase } from './s
 // pooled connection, outside the transaction).
 
 describeEachDatabase('Transaction guards', (dialect) => {
-  let testDatabase: TestDatabase
-  beforeAll(async () => {
-    testDatabase = await createTestDatabase(dialect)
-  })
-  afterAll(async () => {
-    await testDatabase.drop()
-  })
-
-  const insert = (db: Kysely<Schema>, id: string) =>
-    db.insertInto('organizations').values({ id, name: id, created: 1, updated: 1 }).execute()
+  const testDatabase = useTestDatabase(dialect)
 
   const stored = async (prefix: string) =>
     (
-      await testDatabase.database.db
-        .selectFrom('organizations')
+      await testDatabase()
+        .database.db.selectFrom('organizations')
         .select('id')
         .where('id', 'like', `${prefix}%`)
         .orderBy('id')
@@ -33,33 +22,33 @@ describeEachDatabase('Transaction guards', (dialect) => {
     ).map((row) => row.id)
 
   test('a transaction opened inside another fails at once, and the outer one rolls back', async () => {
-    const { database } = testDatabase
+    const { database } = testDatabase()
     const outer = database.transaction(async (trx) => {
-      await insert(trx, 'nest-outer')
-      await database.transaction((inner) => insert(inner, 'nest-inner'))
+      await insertOrganization(trx, 'nest-outer')
+      await database.transaction((inner) => insertOrganization(inner, 'nest-inner'))
     })
     await expect(outer).rejects.toThrow(NESTED_TRANSACTION)
-    await database.transaction((trx) => insert(trx, 'nest-after'))
+    await database.transaction((trx) => insertOrganization(trx, 'nest-after'))
     expect(await stored('nest-')).toEqual(['nest-after'])
   })
 
   test("a query on database.db inside a transaction's work fails at once", async () => {
-    const { database } = testDatabase
+    const { database } = testDatabase()
     const outcome = database.transaction(async (trx) => {
-      await insert(trx, 'beside-trx')
-      await insert(database.db, 'beside-db')
+      await insertOrganization(trx, 'beside-trx')
+      await insertOrganization(database.db, 'beside-db')
     })
     await expect(outcome).rejects.toThrow(QUERY_BESIDE_TRX)
     expect(await stored('beside-')).toEqual([])
   })
 
   test('a task the work left running may open its own transaction once the work is over', async () => {
-    const { database } = testDatabase
+    const { database } = testDatabase()
     let detached: Promise<unknown> = Promise.resolve()
     await database.transaction(async (trx) => {
-      await insert(trx, 'left-1')
+      await insertOrganization(trx, 'left-1')
       detached = new Promise((resolve) => setImmediate(resolve)).then(() =>
-        database.transaction((later) => insert(later, 'left-2')),
+        database.transaction((later) => insertOrganization(later, 'left-2')),
       )
     })
     await detached
@@ -70,7 +59,7 @@ describeEachDatabase('Transaction guards', (dialect) => {
   // (the deadlock test in storage.test.ts waits on purpose inside its work).
   if (dialect === 'sqlite')
     test('work that waits on something else is rolled back at once; the rest of its batch commits', async () => {
-      const { database } = testDatabase
+      const { database } = testDatabase()
       let resume: () => void = () => {}
       const elsewhere = new Promise<void>((resolve) => {
         resume = resolve
@@ -80,14 +69,16 @@ describeEachDatabase('Transaction guards', (dialect) => {
         tellLate = resolve
       })
       const waiting = database.transaction(async (trx) => {
-        await insert(trx, 'wait-0')
+        await insertOrganization(trx, 'wait-0')
         await elsewhere
-        await insert(trx, 'wait-late').then(
+        await insertOrganization(trx, 'wait-late').then(
           () => tellLate('ran'),
           (error: Error) => tellLate(error.message),
         )
       })
-      const others = ['wait-a', 'wait-b'].map((id) => database.transaction((trx) => insert(trx, id)))
+      const others = ['wait-a', 'wait-b'].map((id) =>
+        database.transaction((trx) => insertOrganization(trx, id)),
+      )
       await expect(waiting).rejects.toThrow(WAITED_OUTSIDE)
       await Promise.all(others)
       // The work goes on where it waited; its trx refuses what it tries next.

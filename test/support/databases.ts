@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Kysely } from 'kysely'
 import pg from 'pg'
-import { describe } from 'vitest'
+import { afterAll, beforeAll, describe } from 'vitest'
 import { type Database, migrate, openDatabase } from '../../src/storage/database.js'
+import type { Schema } from '../../src/storage/schema.js'
 
 // Every storage test runs on SQLite, and again on PostgreSQL when DATABASE_URL is set. Each test
 // database is fresh: a new directory for SQLite, a new schema (via search_path) for PostgreSQL.
@@ -81,6 +83,22 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     },
   }
 }
+
+/** A fresh test database for the tests of the calling `describe`, dropped after them. */
+export function useTestDatabase(dialect: DialectName): () => TestDatabase {
+  let testDatabase: TestDatabase | undefined
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase(dialect)
+  })
+  afterAll(async () => {
+    await testDatabase?.drop()
+  })
+  return () => testDatabase as TestDatabase
+}
+
+/** A bare organization row: something to write in storage tests. */
+export const insertOrganization = (db: Kysely<Schema>, id: string) =>
+  db.insertInto('organizations').values({ id, name: id, created: 1, updated: 1 }).execute()
 
 /** `describe` once per available dialect; the body receives the dialect's name. */
 export function describeEachDatabase(name: string, body: (dialect: DialectName) => void): void {
