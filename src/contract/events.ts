@@ -13,6 +13,7 @@ import {
   type EventUser,
 } from '../domain/events/event-types.js'
 import { compileWriter, responseJSONSchema } from '../http/serialization.js'
+import { cached } from '../lib/cached.js'
 import { caseShape } from './cases.js'
 import { shapeOf } from './shape.js'
 
@@ -154,14 +155,7 @@ export const eventShape = <T extends EventType>(type: T) =>
 // organizations have no event endpoints never writes one.
 const writers = new Map<EventType, (body: unknown) => string>()
 
-const writerOf = (type: EventType) => {
-  let writer = writers.get(type)
-  if (!writer) {
-    writer = compileWriter(eventShape(type))
-    writers.set(type, writer)
-  }
-  return writer
-}
+const writerOf = (type: EventType) => cached(writers, type, () => compileWriter(eventShape(type)))
 
 /** Writes an event's body through its type's schema: what /docs shows is what is sent. */
 export const encodeEvent: EventEncoder = (type, organizationID, now, data) =>

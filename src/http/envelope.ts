@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { AppError, ErrorKind } from '../errors/app-error.js'
+import { cached } from '../lib/cached.js'
 
 /** The spec's response envelope (§2.3), used by every JSON endpoint. */
 interface Envelope<Status extends number, T> {
@@ -82,12 +83,7 @@ export function errorEnvelope(description: string, example: FailureExample) {
     example.message,
     example.field ?? '',
   ])
-  let envelope = errorEnvelopes.get(key)
-  if (!envelope) {
-    envelope = makeErrorEnvelope(description, example)
-    errorEnvelopes.set(key, envelope)
-  }
-  return envelope
+  return cached(errorEnvelopes, key, () => makeErrorEnvelope(description, example))
 }
 
 /** An answer of a file's bytes (as their own media type), in OpenAPI's own response shape. */

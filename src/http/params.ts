@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { cached } from '../lib/cached.js'
 
 // Builders for request parameters whose failures read as the spec's messages
 // (`Param '<name>' is required`, ...). Each check aborts the field at its first failure, and the
@@ -49,12 +50,7 @@ function shared<T extends z.ZodType>(parts: readonly unknown[], make: () => T): 
   const key = JSON.stringify(parts, (_key, value) =>
     typeof value === 'function' ? functionID(value) : value,
   )
-  let schema = made.get(key)
-  if (!schema) {
-    schema = make()
-    made.set(key, schema)
-  }
-  return schema as T
+  return cached(made, key, make) as T
 }
 
 /** Length in Unicode code points, so an emoji counts as one character. */
