@@ -1,43 +1,8 @@
-import { buildApp } from './app.js'
-import { ConfigError, listenError, loadConfig } from './config/config.js'
-import { loadMasterKey } from './config/master-key.js'
-import { isAppError } from './errors/app-error.js'
-import { migrate, openDatabase } from './storage/database.js'
+import { holdYoungGeneration } from './lib/young-generation.js'
 
-async function main(): Promise<void> {
-  const config = loadConfig()
-  const masterKey = loadMasterKey(config)
-  const database = openDatabase(config)
-  await migrate(database)
-  // A start that fails closes the database, giving its ID worker number back at once: a supervisor
-  // restarting a server that cannot start must not use up the 64 numbers meanwhile.
-  const app = await buildApp({ config, database, masterKey }).catch(async (error: unknown) => {
-    await database.close().catch(() => {})
-    throw error
-  })
-
-  let stopping = false
-  const stop = async (signal: string) => {
-    if (stopping) return
-    stopping = true
-    app.log.info({ signal }, 'shutting down')
-    await app.close()
-    process.exit(0)
-  }
-  process.on('SIGTERM', () => void stop('SIGTERM'))
-  process.on('SIGINT', () => void stop('SIGINT'))
-
-  await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
-    await app.close().catch(() => {})
-    // A busy port or a foreign address is a setting to change, not a crash.
-    throw listenError(error, config) ?? error
-  })
-}
-
-main().catch((error: unknown) => {
-  // A bad configuration, or a refusal to start (no ID worker number free), is one clear line;
-  // anything else is a crash with its stack.
-  if (error instanceof ConfigError || isAppError(error)) console.error(error.message)
-  else console.error(error)
-  process.exit(1)
-})
+// The server's modules are imported only once the young generation is held: an ES module graph is
+// loaded and parsed in full before any module in it runs, and loading is most of start-up.
+const youngGeneration = holdYoungGeneration()
+const { serve } = await import('./server.js')
+await serve()
+youngGeneration.release()

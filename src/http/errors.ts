@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import FindMyWay from 'find-my-way'
@@ -10,6 +9,7 @@ import {
   MALFORMED_REQUEST,
 } from '../errors/app-error.js'
 import { isUnavailable } from '../errors/faults.js'
+import { http } from '../lib/builtins.js'
 import { failure } from './envelope.js'
 
 /** An error as one surface writes it. */
@@ -65,7 +65,7 @@ export class ErrorFormats {
     const url = /^[A-Z]+ (\S+) HTTP\//.exec(packet)?.[1] ?? '/'
     const { status, contentType, body } = this.answer(url, appError)
     const head = [
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`,
       `Content-Type: ${contentType}`,
       `Content-Length: ${Buffer.byteLength(body)}`,
       'Connection: close',

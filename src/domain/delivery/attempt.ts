@@ -1,5 +1,4 @@
-import http from 'node:http'
-import https from 'node:https'
+import { http, https } from '../../lib/builtins.js'
 import { type DestinationPolicy, ForbiddenDestination } from '../../lib/destinations.js'
 
 /** How one attempt ended: the chatbot's HTTP status, or why there was none. */
