@@ -69,7 +69,7 @@ test('on SQLite without Redis, a server answering /healthz has loaded none of wh
 })
 
 test('a server that has just started holds V8 young generation near its first size', async () => {
-  // Start-up grows it to 32 MB unless held (lib/young-generation.ts); an idle Node 24 keeps that.
+  // Start-up grows it to 32 MB unless held (lib/start-up-memory.ts); an idle Node 24 keeps that.
   const log = await logOf(async (url) => {
     expect((await send(`${url}/healthz`, { method: 'GET' })).status).toBe(200)
   })

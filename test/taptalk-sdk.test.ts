@@ -233,13 +233,27 @@ for (const dialect of dialects) {
 
     test('16. an image: uploaded by the SDK, sent, and downloaded by the other user by its fileID', async () => {
       const image = await png(120, 90)
+      // The SDK reads the image's size in an onload it does not wait for, while it compresses the
+      // file: on a busy machine the compression can finish first and size its canvas '' (0 pixels),
+      // uploading the bytes 'null'. The page holds FileReader back until a blob: image has loaded,
+      // the order the SDK assumes (and gets on an idle machine).
       const sent = await inPage(
         'ann',
         `const bytes = Uint8Array.from(atob(arg.png), (c) => c.charCodeAt(0))
          const file = new File([bytes], 'sunset.png', { type: 'image/png' })
          const c = callback()
+         const { Image, FileReader } = window
+         let measured
+         const sized = new Promise((resolve) => { measured = resolve })
+         window.Image = function () {
+           const image = new Image()
+           image.addEventListener('load', () => { if (image.src.startsWith('blob:')) measured() })
+           return image
+         }
+         const readAsDataURL = FileReader.prototype.readAsDataURL
+         FileReader.prototype.readAsDataURL = function (blob) { sized.then(() => readAsDataURL.call(this, blob)) }
          sdk.tapCoreMessageManager.sendImageMessage(file, 'a sunset', arg.room, { ...c.callback, onStart() {}, onProgress() {} })
-         return c.promise`,
+         return c.promise.finally(() => { window.Image = Image; FileReader.prototype.readAsDataURL = readAsDataURL })`,
         { png: image.toString('base64'), room: flow.room },
       )
       expect(sent.ok?.[0]?.data).toMatchObject({ fileName: 'sunset.png', mediaType: 'image/png', width: 120 })

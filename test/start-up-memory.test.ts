@@ -1,25 +1,39 @@
 import { execFileSync } from 'node:child_process'
 import { expect, test } from 'vitest'
 
-// holdYoungGeneration (lib/young-generation.ts), in processes of their own: V8's flags are the
+// holdStartUpMemory (lib/start-up-memory.ts), in processes of their own: V8's flags are the
 // process's. Each allocates the same survivors while held and again once released, and reports
-// the young generation's size before, while held and after.
+// the young generation's size before, while held and after; and the heap's size as start-up's
+// garbage is left behind and after release.
 const SCRIPT = `
-import { getHeapSpaceStatistics } from 'node:v8'
-import { holdYoungGeneration } from './dist/lib/young-generation.js'
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8'
+import { holdStartUpMemory } from './dist/lib/start-up-memory.js'
 const size = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size
 const kept = []
 const survivors = () => { for (let i = 0; i < 400_000; i++) kept.push({ i }) }
 const before = size()
-const held = holdYoungGeneration()
+const held = holdStartUpMemory()
 survivors()
 const whileHeld = size()
+let garbage = []
+for (let i = 0; i < 200; i++) garbage.push(new Array(10_000).fill(i))
+garbage = null
+const heapLeft = getHeapStatistics().total_heap_size
 held.release()
+const heapReleased = getHeapStatistics().total_heap_size
 survivors()
-console.log(JSON.stringify({ before, whileHeld, released: size() }))
+console.log(JSON.stringify({ before, whileHeld, released: size(), heapLeft, heapReleased }))
 `
 
-function sizes(nodeArgs: string[] = []): { before: number; whileHeld: number; released: number } {
+interface Sizes {
+  before: number
+  whileHeld: number
+  released: number
+  heapLeft: number
+  heapReleased: number
+}
+
+function sizes(nodeArgs: string[] = []): Sizes {
   return JSON.parse(
     execFileSync(process.execPath, [...nodeArgs, '--input-type=module', '-e', SCRIPT], { encoding: 'utf8' }),
   )
@@ -36,4 +50,10 @@ test('held, survivors leave the young generation near its size; released, they g
 test('a command line that sizes the young generation itself is left alone', () => {
   const { before, whileHeld } = sizes(['--max-semi-space-size=16'])
   expect(whileHeld).toBeGreaterThanOrEqual(4 * before)
+})
+
+test('released, start-up garbage is collected and its memory given back', () => {
+  // 200 arrays of 10,000 small integers: 16 MB, dropped before release.
+  const { heapLeft, heapReleased } = sizes()
+  expect(heapLeft - heapReleased).toBeGreaterThan(10 * 1024 * 1024)
 })
