@@ -19,9 +19,9 @@ const GC_OPTIONS = Number(process.versions.v8.split('.')[0]) >= 12
  * `release()`, once the server listens, gives growth back (load grows the young generation as
  * before) and runs one collection of the kind V8's memory reducer runs in an idle process:
  * compacting, shrinking, returning freed pages. Node 20 and 22 run it themselves some seconds
- * later; Node 24's reducer never does for a server that sits idle (it finds no allocation to
- * measure and waits for ever). The collection is reached the way V8 offers it, its `gc` function,
- * exposed for a moment in a context of its own.
+ * later; Node 24's reducer never does for a server that sits idle (`--trace-memory-reducer` says
+ * "high alloc" every 8 s, for ever). The collection is reached the way V8 offers it, its `gc`
+ * function, exposed for a moment in a context of its own.
  *
  * A command line that sets the young generation's size or growth itself is left alone.
  */
