@@ -45,7 +45,7 @@ interface Start {
   rssMB: number
 }
 
-async function startOnce(args: string[]): Promise<Start> {
+async function startOnce(args: string[], running: ChildProcess[]): Promise<Start> {
   const port = await freePort()
   const started = performance.now()
   const child = spawn(process.execPath, args, {
@@ -58,6 +58,7 @@ async function startOnce(args: string[]): Promise<Start> {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
+  running.push(child)
   let exited = false
   child.on('exit', () => {
     exited = true
@@ -77,10 +78,17 @@ async function startOnce(args: string[]): Promise<Start> {
   return { child, healthzMs, cpuMs: cpu, rssMB: rssMB(child.pid as number) }
 }
 
-/** RUNS starts, one after another; each process is kept running (to be measured idle later). */
-async function measure(name: string, args: string[]): Promise<{ figures: StartupFigures; starts: Start[] }> {
+/**
+ * RUNS starts, one after another; each process is kept running (to be measured idle later) in
+ * `running`, which the caller stops, whether or not every start succeeded.
+ */
+async function measure(
+  name: string,
+  args: string[],
+  running: ChildProcess[],
+): Promise<{ figures: StartupFigures; starts: Start[] }> {
   const starts: Start[] = []
-  for (let run = 0; run < RUNS; run++) starts.push(await startOnce(args))
+  for (let run = 0; run < RUNS; run++) starts.push(await startOnce(args, running))
   const figures = {
     name,
     healthzMs: median(starts.map((start) => start.healthzMs)),
@@ -94,16 +102,19 @@ async function measure(name: string, args: string[]): Promise<{ figures: Startup
 export async function benchStartup(): Promise<StartupFigures[]> {
   // bench/bare-server.ts is plain JavaScript: run by node itself, without tsx's loader.
   const bareSource = readFileSync(new URL('./bare-server.ts', import.meta.url), 'utf8')
-  const measured = [
-    await measure('bare Fastify server (baseline)', ['--input-type=module', '-e', bareSource]),
-    await measure(`Parley, SQLite (node ${MAIN})`, [MAIN]),
-  ]
-  await sleep(IDLE_AFTER_MS)
-  for (const { figures, starts } of measured) {
-    figures.idleRSSMB = median(starts.map(({ child }) => rssMB(child.pid as number)))
-    for (const { child } of starts) child.kill('SIGTERM')
+  const running: ChildProcess[] = []
+  try {
+    const measured = [
+      await measure('bare Fastify server (baseline)', ['--input-type=module', '-e', bareSource], running),
+      await measure(`Parley, SQLite (node ${MAIN})`, [MAIN], running),
+    ]
+    await sleep(IDLE_AFTER_MS)
+    for (const { figures, starts } of measured)
+      figures.idleRSSMB = median(starts.map(({ child }) => rssMB(child.pid as number)))
+    return measured.map(({ figures }) => figures)
+  } finally {
+    for (const child of running) child.kill('SIGTERM')
   }
-  return measured.map(({ figures }) => figures)
 }
 
 export function printStartup(rows: StartupFigures[]): void {
