@@ -195,12 +195,25 @@ for (const dialect of dialects) {
       await page.locator('[data-status="assigned"]').waitFor(WAIT)
 
       const reply = 'Hi, this is Ada. Your order ships today.'
+      // The agent's startTyping is held back until the reply has reached the visitor: the stop
+      // sent on Enter must still come after it (one request after another), never overtake it.
+      let releaseStart = () => {}
+      const startHeld = new Promise<void>((resolve) => {
+        releaseStart = resolve
+      })
+      await page.route('**/case/typing', async (route) => {
+        if (route.request().postDataJSON()?.typing === true) await startHeld
+        await route.continue()
+      })
       await page.getByLabel('Reply').fill(reply)
       await page.getByLabel('Reply').press('Enter')
       const received = await visitorSocket.waitUntil(
         (f) => f.eventName === 'chat/sendMessage' && f.data.body === reply,
         WAIT.timeout,
       )
+      releaseStart()
+      await visitorSocket.waitUntil((f) => f.eventName === 'chat/stopTyping', WAIT.timeout)
+      await page.unroute('**/case/typing')
       expect(received.data.user.userID).toMatch(/^agent:/)
       // While the agent typed, the visitor saw it, under the agent's name; the send stopped it.
       const typing = visitorSocket.frames.filter((f) => String(f.eventName).endsWith('Typing'))
@@ -208,7 +221,6 @@ for (const dialect of dialects) {
         eventName: 'chat/startTyping',
         data: { user: { userID: received.data.user.userID, fullname: received.data.user.fullname } },
       })
-      await visitorSocket.waitUntil((f) => f.eventName === 'chat/stopTyping', WAIT.timeout)
       await page.locator('.bubble-row.ours', { hasText: reply }).waitFor(WAIT)
       // Once the send is answered, the box is empty for the next reply.
       await until('document.querySelector("textarea").value === ""')

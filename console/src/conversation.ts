@@ -31,11 +31,21 @@ const VISITOR_TYPING_SHOWN_MS = 12000
 /**
  * Tells the visitor the agent is typing (`case/typing`): on a keystroke, at most every 3 s; stopped
  * after 4 s without one, on send, and when the composer goes away. A failed notice is not retried.
+ * Notices go one after another: sent side by side, a stop could overtake its start (two requests
+ * on two connections) and leave the visitor seeing the agent type until their own timeout.
  */
 export function useTypingNotices(caseID: string) {
   const state = useRef({ since: 0, idle: undefined as ReturnType<typeof setTimeout> | undefined })
+  const sent = useRef(Promise.resolve())
   const notify = useCallback(
-    (typing: boolean) => void call('case/typing', { id: caseID, typing }).catch(() => {}),
+    (typing: boolean) => {
+      sent.current = sent.current.then(() =>
+        call('case/typing', { id: caseID, typing }).then(
+          () => {},
+          () => {},
+        ),
+      )
+    },
     [caseID],
   )
   const stop = useCallback(() => {
