@@ -67,3 +67,17 @@ test('a column named __proto__ is refused when prepared, not made the row protot
   const { cached } = twoHandles()
   expect(() => cached.prepare('select 1 as "__proto__"')).toThrow(/__proto__/)
 })
+
+test('the 500 statements used last are kept: one used again stays, the least recently used goes', () => {
+  const { cached } = twoHandles()
+  const sqlOf = (i: number) => `select ${i} as n`
+  const first = cached.prepare(sqlOf(0))
+  const second = cached.prepare(sqlOf(1))
+  for (let i = 2; i < 500; i++) cached.prepare(sqlOf(i))
+  expect(cached.prepare(sqlOf(0))).toBe(first)
+  cached.prepare(sqlOf(500))
+  expect(cached.prepare(sqlOf(0))).toBe(first)
+  const again = cached.prepare(sqlOf(1))
+  expect(again).not.toBe(second)
+  expect(again.all([])).toEqual([{ n: 1 }])
+})

@@ -15,7 +15,26 @@ export interface Dialect {
 
 /** An event (or an answer, with the frame's id) as the frame a client of `dialect` (Parley's own: none) reads. */
 export const frameOf = (event: RealtimeEvent & { id?: unknown }, dialect?: Dialect): string | Buffer =>
-  dialect ? dialect.encode(event) : JSON.stringify(event)
+  dialect ? dialect.encode(event) : ownFrame(event)
+
+/**
+ * The JSON of events' data objects, made once: a message sent goes out twice, as the event to the
+ * other sockets and as the answer to its sender, with the same data. An event's data is not
+ * changed once published (every socket it reaches shares it).
+ */
+const dataJSON = new WeakMap<object, string>()
+
+/** `JSON.stringify(event)`, the same text, its data's JSON made once per data object. */
+function ownFrame({ eventName, id, data }: RealtimeEvent & { id?: unknown }): string {
+  if (typeof data !== 'object' || data === null) return JSON.stringify({ eventName, id, data })
+  let json = dataJSON.get(data)
+  if (json === undefined) {
+    json = JSON.stringify(data)
+    dataJSON.set(data, json)
+  }
+  const head = JSON.stringify(id === undefined ? { eventName } : { eventName, id })
+  return `${head.slice(0, -1)},"data":${json}}`
+}
 
 /** One open socket of one session. */
 export class Connection {

@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3'
 import type { SqliteDatabase, SqliteStatement } from 'kysely'
+import { LRUCache } from 'lru-cache'
 import { literalOf } from './row-literals.js'
 import { mayChangeRoomReads, type WriteMarks } from './write-marks.js'
 
@@ -11,19 +12,17 @@ const CACHE_SIZE = 500
  * Every statement Kysely runs comes through here: those that may change a room read move `marks`.
  */
 export function withStatementCache(sqlite: SQLite.Database, marks: WriteMarks): SqliteDatabase {
-  const statements = new Map<string, SqliteStatement>()
+  // LRUCache keeps its order in arrays: a Map reordered by delete and set on every statement (six
+  // per message sent) rebuilt its table in the old generation again and again (measured).
+  const statements = new LRUCache<string, SqliteStatement>({ max: CACHE_SIZE })
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
-      let statement = statements.get(sql)
-      if (statement) {
-        statements.delete(sql)
-      } else {
-        const prepared = sqlite.prepare(sql)
-        statement = withRowsBuiltHere(prepared)
-        if (!prepared.readonly && mayChangeRoomReads(sql)) statement = marking(statement, marks)
-        if (statements.size >= CACHE_SIZE) statements.delete(statements.keys().next().value as string)
-      }
+      const cached = statements.get(sql)
+      if (cached) return cached
+      const prepared = sqlite.prepare(sql)
+      let statement = withRowsBuiltHere(prepared)
+      if (!prepared.readonly && mayChangeRoomReads(sql)) statement = marking(statement, marks)
       statements.set(sql, statement)
       return statement
     },
