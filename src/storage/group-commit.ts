@@ -84,10 +84,10 @@ export class GroupCommit {
     const settle: (() => void)[] = []
     try {
       await this.db.getExecutor().provideConnection(async (connection) => {
-        // IMMEDIATE takes the write lock first: with a deferred BEGIN, a commit by another
+        // BEGIN IMMEDIATE takes the write lock first: with a deferred BEGIN, a commit by another
         // process (the CLI) between this batch's first read and first write would fail every
         // later writer of the batch with "database is locked"; busy_timeout cannot help there.
-        await execute(connection, 'begin immediate')
+        await execute(connection, 'begin')
         try {
           for (const job of batch) settle.push(await this.runInSavepoint(connection, job))
           await execute(connection, 'commit')
@@ -121,7 +121,7 @@ export class GroupCommit {
   }
 
   private async runInSavepoint(connection: DatabaseConnection, job: Job): Promise<() => void> {
-    await execute(connection, 'savepoint job')
+    await execute(connection, 'savepoint')
     const { trx, close } = this.jobHandle(connection)
     this.hooks.begin(trx)
     this.working = true
@@ -130,14 +130,14 @@ export class GroupCommit {
         this.working = false
         close()
       })
-      await execute(connection, 'release job')
+      await execute(connection, 'release')
       return () => {
         job.resolve(value)
         this.hooks.committed(trx)
       }
     } catch (error) {
-      await execute(connection, 'rollback to job')
-      await execute(connection, 'release job')
+      await execute(connection, 'rollbackToSavepoint')
+      await execute(connection, 'release')
       return () => job.reject(error)
     }
   }
@@ -159,8 +159,18 @@ export class GroupCommit {
   }
 }
 
-const execute = (connection: DatabaseConnection, statement: string) =>
-  connection.executeQuery(CompiledQuery.raw(statement))
+/** The batch's and its jobs' statements, compiled once: a job runs two of them. */
+const STATEMENTS = {
+  begin: CompiledQuery.raw('begin immediate'),
+  commit: CompiledQuery.raw('commit'),
+  rollback: CompiledQuery.raw('rollback'),
+  savepoint: CompiledQuery.raw('savepoint job'),
+  release: CompiledQuery.raw('release job'),
+  rollbackToSavepoint: CompiledQuery.raw('rollback to job'),
+}
+
+const execute = (connection: DatabaseConnection, statement: keyof typeof STATEMENTS) =>
+  connection.executeQuery(STATEMENTS[statement])
 
 /** The work's outcome, or WAITED_OUTSIDE if it is still pending when the event loop turns. */
 function beforeNextTurn<T>(work: () => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { type Compilable, CompiledQuery, type Kysely, PostgresAdapter, type QueryCreator } from 'kysely'
+import { type Compilable, type CompiledQuery, type Kysely, PostgresAdapter, type QueryCreator } from 'kysely'
 import type { Dialect, Schema } from './schema.js'
 import { spareRoomReads } from './write-marks.js'
 
@@ -111,7 +111,8 @@ export function prepareQuery<A extends object, R>(
       }
       const values = args as Record<string, unknown>
       const parameters = query.parameters.map((p) => (p instanceof Slot ? values[p.name] : p))
-      const result = await db.executeQuery(CompiledQuery.raw(query.sql, parameters) as CompiledQuery<R>)
+      // The compiled query with this call's values (a raw one per call made a node and an ID).
+      const result = await db.executeQuery<R>({ ...query, parameters })
       return result.rows
     },
   }
