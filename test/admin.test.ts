@@ -192,11 +192,17 @@ describeEachDatabase('admin API', (dialect) => {
     const demote = (by: typeof first, whom: typeof first) =>
       by.call('/admin/agent/update', { agentAccountID: whom.id, role: 'agent' })
     const replies = await Promise.all([demote(first, second), demote(second, first)])
-    expect(replies.map((r) => r.status).sort()).toEqual([200, 409])
-    expect(replies.find((r) => r.status === 409)?.json.error).toMatchObject({
-      code: '40901',
-      message: 'an organization keeps at least one admin',
-    })
+    // The other is refused: 409 when both were admins as their requests began (the locks decide),
+    // 403 when one request began after the other had demoted its admin (a busy machine serves
+    // them one after the other).
+    const [won, lost] = [...replies].sort((a, b) => a.status - b.status)
+    expect(won?.status).toBe(200)
+    expect([403, 409]).toContain(lost?.status)
+    expect(lost?.json.error).toMatchObject(
+      lost?.status === 409
+        ? { code: '40901', message: 'an organization keeps at least one admin' }
+        : { code: '40301' },
+    )
     const admins = (await server().app.services.agents.list(solo.organizationID)).filter(
       (a) => a.role === 'admin',
     )
