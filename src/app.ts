@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import multipart from '@fastify/multipart'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { DestinationStream } from 'pino'
@@ -32,6 +33,7 @@ import { responseSerializerCompiler } from './http/serialization.js'
 import { zodValidatorCompiler } from './http/validation.js'
 import { type Clock, systemClock } from './lib/clock.js'
 import { DestinationPolicy } from './lib/destinations.js'
+import { PACKAGE_ROOT } from './lib/package-root.js'
 import { GATEWAY_DEFAULTS, gateway } from './realtime/gateway.js'
 import { LocalHub } from './realtime/hub.js'
 import { LocalPresence, Presence, RedisPresence } from './realtime/presence.js'
@@ -81,7 +83,7 @@ const OUR_COMPILERS = {
   },
 } as unknown as FastifyServerOptions['schemaController']
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
   version: string
 }
 

@@ -30,6 +30,17 @@ const LAZY = [
   'ajv',
 ]
 
+/** The server as `npm start` runs it (dist/main.js imports it), and what esbuild put in it. */
+const BUNDLE = join(process.cwd(), 'dist/bundle/server.js')
+const BUNDLE_META = join(process.cwd(), 'dist/bundle/meta.json')
+
+/** The packages in the bundle, by name, from the modules esbuild lists as its inputs. */
+function packagesBundled(): Set<string> {
+  const { inputs } = JSON.parse(readFileSync(BUNDLE_META, 'utf8')) as { inputs: Record<string, unknown> }
+  const names = Object.keys(inputs).map((path) => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1])
+  return new Set(names.filter((name): name is string => name !== undefined))
+}
+
 /** The packages a process loaded, by name (`@scope/name` or `name`). */
 function packagesLoaded(log: string[]): Set<string> {
   const names = log.map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1])
@@ -61,11 +72,27 @@ test('on SQLite without Redis, a server answering /healthz has loaded none of wh
   // Node's own modules are in the log too (node:http is there on every version; undici, from Node 22).
   expect(log).toContain('node:http')
   expect(log).not.toContain('node:internal/deps/undici/undici')
-  // The log sees what is loaded, ES modules and CommonJS alike.
-  expect(loaded).toContain('fastify')
+  // The log sees what is loaded, ES modules and CommonJS alike: the bundle, and the driver beside it.
+  expect(log).toContain(BUNDLE)
   expect(loaded).toContain(SQLITE_DRIVER)
-  expect(loaded).toContain('kysely')
   expect(LAZY.filter((name) => loaded.has(name))).toEqual([])
+})
+
+test('the bundle npm start runs leaves out what waits for a request, and holds what starts the server', () => {
+  // Inside the bundle a package would be read and compiled at start, and the log above would
+  // never see it: each is left in node_modules (scripts/bundle.ts).
+  const bundled = packagesBundled()
+  expect(LAZY.filter((name) => bundled.has(name))).toEqual([])
+  expect(bundled).toContain('fastify')
+  expect(bundled).toContain('kysely')
+  expect(bundled).not.toContain(SQLITE_DRIVER)
+})
+
+test("the bundle's files are ASCII: V8 holds a file with any other character as UTF-16, twice its size", () => {
+  const { outputs } = JSON.parse(readFileSync(BUNDLE_META, 'utf8')) as { outputs: Record<string, unknown> }
+  const files = Object.keys(outputs).filter((path) => path.endsWith('.js'))
+  expect(files).toContain('dist/bundle/server.js')
+  expect(files.filter((path) => !readFileSync(path).every((byte) => byte < 0x80))).toEqual([])
 })
 
 test('a server that has just started holds V8 young generation near its first size', async () => {

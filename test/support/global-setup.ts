@@ -18,6 +18,7 @@ const SOURCES = [
   'package-lock.json',
   'tsconfig.json',
   'tsconfig.build.json',
+  'scripts/bundle.ts',
 ]
 
 /** The newest modification time among the files the build reads. */

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, sep } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '../../errors/app-error.js'
+import { PACKAGE_ROOT } from '../../lib/package-root.js'
 
-/** Where `npm run build` (run at install time) puts the console: the same path from src/ and dist/. */
-export const CONSOLE_DIR = fileURLToPath(new URL('../../../dist/console/', import.meta.url))
+/** Where `npm run build` (run at install time) puts the console. */
+export const CONSOLE_DIR = join(PACKAGE_ROOT, 'dist/console/')
 const PREFIX = '/console/'
 /** The app's own paths are words and IDs; a last segment with an extension names a file. */
 const LOOKS_LIKE_A_FILE = /\/[^/]+\.[a-z0-9]+$/i

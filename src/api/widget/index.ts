@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../errors/app-error.js'
+import { PACKAGE_ROOT } from '../../lib/package-root.js'
 
-/** Where `npm run build` (run at install time) puts the widget: the same path from src/ and dist/. */
-export const WIDGET_FILE = fileURLToPath(new URL('../../../dist/widget/widget.js', import.meta.url))
+/** Where `npm run build` (run at install time) puts the widget. */
+export const WIDGET_FILE = join(PACKAGE_ROOT, 'dist/widget/widget.js')
 
 /**
  * `GET /widget.js`: the support widget, one script for customers' pages (`<script src=…>` then

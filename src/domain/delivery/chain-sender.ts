@@ -1,5 +1,8 @@
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { DestinationPolicy } from '../../lib/destinations.js'
+import { PACKAGE_ROOT } from '../../lib/package-root.js'
 import type { Attempt, ChatbotClient } from './attempt.js'
 import { classify } from './schedule.js'
 import { type DeliveryRequest, signedHeaders } from './target.js'
@@ -50,10 +53,12 @@ export const inlineChainSender = (client: ChatbotClient, destinations: Destinati
   close: async () => {},
 })
 
-/** The sender thread's module: compiled next to this one, or run from source (tests) through tsx. */
+/** The sender thread's module: compiled (dist/), or run from source (tests) through tsx. */
 function startThread(allow: string): Worker {
   const source = import.meta.url.endsWith('.ts')
-  const url = new URL(`./sender.thread.${source ? 'ts' : 'js'}`, import.meta.url)
+  const url = source
+    ? new URL('./sender.thread.ts', import.meta.url)
+    : pathToFileURL(join(PACKAGE_ROOT, 'dist/domain/delivery/sender.thread.js'))
   const worker = source
     ? new Worker(
         `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}) })`,
