@@ -40,10 +40,11 @@ function sizes(nodeArgs: string[] = []): Sizes {
 }
 
 // Unheld, these survivors grow a 1 MB young generation to 16 MB or more (V8 doubles it each time);
-// held, V8 still takes its one first step (1 to 2 MB) and no more.
+// held, V8 still takes its first step (1 to 2 MB, and once, on Node 24 in CI with every core
+// busy, to 3.5 MB) and no more.
 test('held, survivors leave the young generation near its size; released, they grow it as V8 would', () => {
   const { before, whileHeld, released } = sizes()
-  expect(whileHeld).toBeLessThanOrEqual(2 * before)
+  expect(whileHeld).toBeLessThan(4 * before)
   expect(released).toBeGreaterThanOrEqual(4 * whileHeld)
 })
 
