@@ -22,9 +22,10 @@ const server = http.createServer((req, res) => {
   req.on('data', (chunk) => { body += chunk })
   req.on('end', () => {
     requests.push({ body, headers: req.headers })
-    res.writeHead(body.includes('"refuse"') ? 400 : 200).end('ok')
+    // Counted before it is answered: a send that has its answer is already counted.
     Atomics.add(count, 0, 1)
     Atomics.notify(count, 0)
+    res.writeHead(body.includes('"refuse"') ? 400 : 200).end('ok')
   })
 })
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }))
