@@ -9,7 +9,8 @@ import { spareRoomReads, WriteMarks } from '../src/storage/write-marks.js'
 const SQLite = loadSqlite()
 
 // SQLite's write marks (storage/write-marks.ts) move before every statement that may change a room
-// read, and after any other connection's commit; a cache of sends' room reads trusts them.
+// read, and after any other connection's commit; a cache of room reads trusts them. The sends'
+// mark stays for statements that change only what sends spare; the exact mark moves for them too.
 
 const dirs: string[] = []
 afterEach(() => {
@@ -32,55 +33,65 @@ function marked() {
   return { file, marks, run, all: (sql: string) => cached.prepare(sql).all([]) }
 }
 
-test('a write to a table room reads read moves the mark; reads and other tables do not', () => {
+/** Both marks, now. */
+const both = (marks: WriteMarks) => ({ exact: marks.exact(), forSends: marks.forSends() })
+
+/** Whether each mark moved since `before`. */
+const movedSince = (marks: WriteMarks, before: ReturnType<typeof both>) => ({
+  exact: marks.exact() !== before.exact,
+  forSends: marks.forSends() !== before.forSends,
+})
+
+test('a write to a table room reads read moves both marks; reads and other tables do not', () => {
   const { marks, run, all } = marked()
-  const start = marks.current()
+  const start = both(marks)
   all('select * from users')
   run('insert into "messages" ("id", "body") values (?, ?)', ['m1', 'hello'])
   run('begin immediate')
   run('savepoint job')
   run('release job')
   run('commit')
-  expect(marks.current()).toBe(start)
+  expect(movedSince(marks, start)).toEqual({ exact: false, forSends: false })
   run('insert into "users" ("id", "name") values (?, ?)', ['u1', 'Ann'])
-  const afterInsert = marks.current()
-  expect(afterInsert).not.toBe(start)
+  expect(movedSince(marks, start)).toEqual({ exact: true, forSends: true })
   // Even one that changes nothing, or returns rows.
+  const afterInsert = both(marks)
   run('update "users" set "name" = ? where "id" = ?', ['Ben', 'nobody'])
-  expect(marks.current()).not.toBe(afterInsert)
-  const afterUpdate = marks.current()
+  expect(movedSince(marks, afterInsert)).toEqual({ exact: true, forSends: true })
+  const afterUpdate = both(marks)
   expect(all('delete from "rooms" where "id" = \'r\' returning *')).toEqual([])
-  expect(marks.current()).not.toBe(afterUpdate)
+  expect(movedSince(marks, afterUpdate)).toEqual({ exact: true, forSends: true })
 })
 
-test('a spared statement and the tables it writes leave the mark; a write it cannot read moves it', () => {
+test('a spared statement moves the exact mark only; a write whose table it cannot read moves both', () => {
   const { marks, run } = marked()
   const bump = 'update "rooms" set "last" = ? where "id" = ?'
   spareRoomReads(bump)
-  const start = marks.current()
+  const start = both(marks)
   run(bump, [2, 'r'])
-  expect(marks.current()).toBe(start)
+  expect(movedSince(marks, start)).toEqual({ exact: true, forSends: false })
+  const afterBump = both(marks)
   run("with x as (select 1) insert into messages (id, body) select 'm2', 'b' from x")
-  expect(marks.current()).not.toBe(start)
+  expect(movedSince(marks, afterBump)).toEqual({ exact: true, forSends: true })
   // A schema-qualified table is not read as its schema's name.
-  const afterCTE = marks.current()
+  const afterCTE = both(marks)
   run('insert into "main"."users" ("id", "name") values (?, ?)', ['u2', 'Cal'])
-  expect(marks.current()).not.toBe(afterCTE)
+  expect(movedSince(marks, afterCTE)).toEqual({ exact: true, forSends: true })
 })
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
-test("another connection's commit moves the mark, whatever it wrote, from the next turn", async () => {
+test("another connection's commit moves both marks, whatever it wrote, from the next turn", async () => {
   const { file, marks } = marked()
-  const start = marks.current()
+  const start = both(marks)
   const other = new SQLite(file)
   other.prepare('insert into messages (id, body) values (?, ?)').run('m3', 'from the CLI')
   other.close()
   // Looked for once per turn of the event loop.
-  expect(marks.current()).toBe(start)
+  expect(movedSince(marks, start)).toEqual({ exact: false, forSends: false })
   await nextTurn()
-  const after = marks.current()
-  expect(after).not.toBe(start)
+  expect(movedSince(marks, start)).toEqual({ exact: true, forSends: true })
+  const after = both(marks)
   await nextTurn()
-  expect(marks.current()).toBe(after)
+  expect(movedSince(marks, after)).toEqual({ exact: false, forSends: false })
 })

@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3'
 import type { SqliteDatabase, SqliteStatement } from 'kysely'
 import { LRUCache } from 'lru-cache'
 import { literalOf } from './row-literals.js'
-import { mayChangeRoomReads, type WriteMarks } from './write-marks.js'
+import { type RoomReadsChange, roomReadsChange, type WriteMarks } from './write-marks.js'
 
 const CACHE_SIZE = 500
 
@@ -22,7 +22,8 @@ export function withStatementCache(sqlite: SQLite.Database, marks: WriteMarks): 
       if (cached) return cached
       const prepared = sqlite.prepare(sql)
       let statement = withRowsBuiltHere(prepared)
-      if (!prepared.readonly && mayChangeRoomReads(sql)) statement = marking(statement, marks)
+      const change = prepared.readonly ? 'none' : roomReadsChange(sql)
+      if (change !== 'none') statement = marking(statement, marks, change)
       statements.set(sql, statement)
       return statement
     },
@@ -30,19 +31,23 @@ export function withStatementCache(sqlite: SQLite.Database, marks: WriteMarks): 
 }
 
 /** The statement, moving `marks` before each run. */
-function marking(statement: SqliteStatement, marks: WriteMarks): SqliteStatement {
+function marking(
+  statement: SqliteStatement,
+  marks: WriteMarks,
+  change: Exclude<RoomReadsChange, 'none'>,
+): SqliteStatement {
   return {
     reader: statement.reader,
     all: (parameters) => {
-      marks.moved()
+      marks.moved(change)
       return statement.all(parameters)
     },
     run: (parameters) => {
-      marks.moved()
+      marks.moved(change)
       return statement.run(parameters)
     },
     iterate: (parameters) => {
-      marks.moved()
+      marks.moved(change)
       return statement.iterate(parameters)
     },
   }

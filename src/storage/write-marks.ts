@@ -25,23 +25,34 @@ const WRITTEN = /^(?:insert(?: or \w+)? into|update|delete from|replace into) "(
 /** Statements that change nothing themselves (SQLite calls BEGIN IMMEDIATE a write: it locks). */
 const TRANSACTION_CONTROL = /^(?:begin|commit|end|rollback|savepoint|release)\b/i
 
-/** Whether running the writing statement `sqlText` may change a room read. */
-export function mayChangeRoomReads(sqlText: string): boolean {
-  if (sparing.has(sqlText) || TRANSACTION_CONTROL.test(sqlText)) return false
-  const table = WRITTEN.exec(sqlText)?.[1]
-  // A write whose table this cannot tell (a CTE, raw SQL) may touch anything.
-  return table === undefined || ROOM_READ_TABLES.has(table)
-}
+export type RoomReadsChange = 'none' | 'spared by sends' | 'any'
 
 /**
- * SQLite: a mark that moves whenever a room read may have changed: before a statement that may
- * change one runs (mayChangeRoomReads; the statement cache tells), and when another connection
- * (the CLI) has committed anything. A cache of room reads files each under the mark taken before
- * it was read, and trusts it while the mark stays: a write that ran meanwhile, even one that
- * was rolled back, only costs a read.
+ * What running the writing statement `sqlText` may do to room reads: nothing, change only what
+ * sends spare (spareRoomReads), or change anything in them.
+ */
+export function roomReadsChange(sqlText: string): RoomReadsChange {
+  if (TRANSACTION_CONTROL.test(sqlText)) return 'none'
+  if (sparing.has(sqlText)) return 'spared by sends'
+  const table = WRITTEN.exec(sqlText)?.[1]
+  // A write whose table this cannot tell (a CTE, raw SQL) may touch anything.
+  return table === undefined || ROOM_READ_TABLES.has(table) ? 'any' : 'none'
+}
+
+/** A mark: a number that moves whenever what it covers may have changed. */
+export type Mark = number
+
+/**
+ * SQLite: two marks of room reads, each moving before a statement that may change what it covers
+ * runs (roomReadsChange; the statement cache tells), and when another connection (the CLI) has
+ * committed anything. `exact()` covers everything a room read reads; `forSends()` leaves out
+ * what sends spare (a room's last `created`, read marks). A cache of room reads files each under
+ * the mark taken before it was read, and trusts it while the mark stays: a write that ran
+ * meanwhile, even one that was rolled back, only costs a read.
  */
 export class WriteMarks {
-  private count = 0
+  private sendsMark: Mark = 0
+  private exactMark: Mark = 0
   private lastVersion: unknown
   /** Whether this turn of the event loop asked SQLite already. */
   private checked = false
@@ -52,17 +63,30 @@ export class WriteMarks {
   }
 
   /** Called before a statement that may change room reads runs. */
-  moved(): void {
-    this.count++
+  moved(change: Exclude<RoomReadsChange, 'none'>): void {
+    this.exactMark++
+    if (change === 'any') this.sendsMark++
+  }
+
+  /** The mark of everything a room read reads, now. */
+  exact(): Mark {
+    this.lookForOthers()
+    return this.exactMark
+  }
+
+  /** The mark of what a send relies on in a room read, now. */
+  forSends(): Mark {
+    this.lookForOthers()
+    return this.sendsMark
   }
 
   /**
-   * The mark now. Other connections' commits are looked for once per turn of the event loop (it
-   * costs a read lock: 2.5 µs under load): what arrives together is judged together, as if it had
-   * come a moment earlier.
+   * Other connections' commits are looked for once per turn of the event loop (it costs a read
+   * lock: 2.5 µs under load): what arrives together is judged together, as if it had come a
+   * moment earlier.
    */
-  current(): number {
-    if (this.checked) return this.count
+  private lookForOthers(): void {
+    if (this.checked) return
     this.checked = true
     setImmediate(() => {
       this.checked = false
@@ -70,8 +94,7 @@ export class WriteMarks {
     const version = this.dataVersion()
     if (version !== this.lastVersion) {
       this.lastVersion = version
-      this.count++
+      this.moved('any')
     }
-    return this.count
   }
 }

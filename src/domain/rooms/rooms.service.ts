@@ -10,9 +10,9 @@ import type { Repositories } from '../repositories.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { User } from '../users/user.js'
 import type { UsersService } from '../users/users.service.js'
+import { KeptReads } from './kept-reads.js'
 import { personalPeer, personalRoomID, type Room, RoomType, toRoom } from './room.js'
-import type { RoomReadKey } from './room-read.repository.js'
-import { SendReads } from './send-reads.js'
+import type { RoomRead, RoomReadKey } from './room-read.repository.js'
 
 /** Where a message goes: a room, or the personal room with a user. */
 export interface SendTarget {
@@ -46,8 +46,8 @@ export class RoomsService {
 
   /** Room reads on PostgreSQL, where a busy server's reads share round trips. */
   private readonly reads: Batcher<RoomReadKey, RoomAccess | undefined> | undefined
-  /** SQLite: sends' room reads, kept while nothing they read changes. */
-  private readonly sendReads: SendReads<RoomAccess> | undefined
+  /** SQLite: room reads, kept while nothing they read changes. */
+  private readonly keptReads: KeptReads<RoomRead> | undefined
 
   constructor(
     private readonly database: Database,
@@ -59,15 +59,15 @@ export class RoomsService {
     if (database.dialect === 'postgres')
       this.reads = new Batcher((keys) => repositories.rooms.readRooms(database.db, keys))
     if (database.writeMarks)
-      this.sendReads = new SendReads(database.writeMarks, (roomID, userIDs) => this.read(roomID, userIDs))
+      this.keptReads = new KeptReads(database.writeMarks, (roomID, userIDs) =>
+        repositories.rooms.readRoom(database.db, roomID, userIDs),
+      )
   }
 
-  /**
-   * The room with its participants and up to two of them as users, as it is now; undefined if
-   * there is no such room. (On SQLite a read is a call: nothing to share.)
-   */
+  /** The room, its participants and up to two of them as users, as it is now; undefined if none. */
   private read(roomID: string, userIDs: RoomReadKey['userIDs'] = []): Promise<RoomAccess | undefined> {
     if (this.reads && isText(roomID)) return this.reads.run({ roomID, userIDs })
+    if (this.keptReads) return this.keptReads.exact(roomID, userIDs)
     return this.repositories.rooms.readRoom(this.database.db, roomID, userIDs)
   }
 
@@ -189,7 +189,7 @@ export class RoomsService {
     const to = this.sendTarget(client, target)
     // The room, the sender and the recipient and whether one was deleted: one query, or kept (SQLite).
     const userIDs = [client.userID, to.recipientUserID] as const
-    const read = await (this.sendReads?.read(to.roomID, userIDs) ?? this.read(to.roomID, userIDs))
+    const read = await (this.keptReads?.forSend(to.roomID, userIDs) ?? this.read(to.roomID, userIDs))
     const access = this.sendAccess(client, to, read)
     if (access) return access
     const recipientUserID = to.recipientUserID as string

@@ -9,13 +9,14 @@ import { describeEachDatabase } from './support/databases.js'
 
 const SQLite = loadSqlite()
 
-// On SQLite a send's room read is kept while nothing it read changes (domain/rooms/send-reads.ts,
+// On SQLite room reads are kept while nothing they read changes (domain/rooms/kept-reads.ts,
 // storage/write-marks.ts). Whatever changes the room, its participants or its users, through
-// Parley or behind its back (another process), the next send sees it, as on PostgreSQL.
+// Parley or behind its back (another process), the next send and the next read see it, as on
+// PostgreSQL; a read sees what sends spare too (the room's last message, read marks).
 
 const SEND = '/v1/chat/message/send'
 
-describeEachDatabase("a send's room read", (dialect) => {
+describeEachDatabase('kept room reads', (dialect) => {
   const server = useServer(dialect)
   let org: Awaited<ReturnType<typeof createOrganization>>
   let ann: TestClient
@@ -86,19 +87,50 @@ describeEachDatabase("a send's room read", (dialect) => {
     expect((await send(cal, { roomID })).json.error.code).toBe('40301')
   })
 
+  const history = async (reader: TestClient, roomID: string) =>
+    (await reader.call('/v1/chat/message/list_by_room/before', { roomID, limit: 10 })).json.data.messages as {
+      messageID: string
+      isRead: boolean
+    }[]
+
+  test("a page read again shows the other's new message, then that it was read", async () => {
+    const roomID = await group()
+    await send(ann, { roomID })
+    expect(await history(ann, roomID)).toHaveLength(1)
+    const next = (await send(ben, { roomID })).json.data.message
+    // Ben's send spared Ann's kept read of the room: her page must not.
+    const page = await history(ann, roomID)
+    expect(page.map((m) => m.messageID)).toEqual([expect.any(String), next.messageID])
+    expect(page[1]?.isRead).toBe(false)
+    await ann.call('/v1/chat/message/feedback/read', { messageIDs: [next.messageID] })
+    await cal.call('/v1/chat/message/feedback/read', { messageIDs: [next.messageID] })
+    expect((await history(ben, roomID))[1]).toMatchObject({ messageID: next.messageID, isRead: true })
+  })
+
+  test('a room renamed by another process is read anew', async () => {
+    const roomID = await group()
+    const get = async () => (await ann.call('/v1/client/room/get', { roomID })).json.data.room.name
+    expect(await get()).toBe('g')
+    await behindTheBack('update rooms set name = $1 where id = $2', ['renamed', roomID])
+    expect(await get()).toBe('renamed')
+  })
+
   /** Takes the user out of the room with a connection of its own, as another process would. */
-  async function removeBehindTheBack(roomID: string, userID: string) {
+  const removeBehindTheBack = (roomID: string, userID: string) =>
+    behindTheBack('delete from room_participants where room_id = $1 and user_id = $2', [roomID, userID])
+
+  /** Runs the statement with a connection of its own, as another process would. */
+  async function behindTheBack(statement: string, values: string[]) {
     const { dataDir, databaseURL } = server().testDatabase
-    const remove = 'delete from room_participants where room_id = $1 and user_id = $2'
     if (!databaseURL) {
       const other = new SQLite(join(dataDir, DATABASE_FILE))
-      other.prepare(remove.replace(/\$\d/g, '?')).run(roomID, userID)
+      other.prepare(statement.replace(/\$\d/g, '?')).run(...values)
       other.close()
       return
     }
     const other = new pg.Client({ connectionString: databaseURL })
     await other.connect()
-    await other.query(remove, [roomID, userID])
+    await other.query(statement, values)
     await other.end()
   }
 })
