@@ -143,10 +143,12 @@ export async function buildApp(options: AppOptions) {
     ...deliveryOptions
   } = options.delivery ?? {}
   const handoverAfterMs = config.botHandoverAfterSeconds * 1000
-  const targetDeps = { database, repositories, log: app.log, meter: metrics.delivery }
+  // The worker's queries, its targets' included, do not queue behind requests (PostgreSQL: they
+  // have connections of their own; see Database.worker).
+  const targetDeps = { database: database.worker, repositories, log: app.log, meter: metrics.delivery }
   const delivery = new DeliveryWorker(
     {
-      database,
+      database: database.worker,
       clock,
       repositories,
       client: httpChatbotClient,

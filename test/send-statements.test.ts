@@ -1,33 +1,17 @@
-import { type CompiledQuery, DefaultQueryExecutor } from 'kysely'
 import { describe, expect, test } from 'vitest'
 import { storeInRooms } from '../src/domain/messages/store-in-room.js'
 import { messageRow, newMessage } from '../src/domain/messages/store-message.js'
 import { readRoom } from '../src/domain/rooms/room-read.repository.js'
 import { type TestServer, useServer } from './support/app.js'
+import { openCase } from './support/cases.js'
 import { createOrganization, roomHistory, type TestClient } from './support/clients.js'
 import { describeEachDatabase, postgresURL } from './support/databases.js'
+import { recordStatements } from './support/statements.js'
 
 // What a message costs the database (issue 21). On PostgreSQL a message to a room that is open
 // already is one statement, one round trip: stored and its room read together (store-in-room.ts);
 // messages sent while the database is busy with others share one statement and one commit.
 // A chat room's message goes to no search index: only cases' messages are searched (case search).
-
-/** The SQL of every query Kysely runs in this process from now until the returned stop(). */
-function recordStatements() {
-  const base = Object.getPrototypeOf(DefaultQueryExecutor.prototype)
-  const original = base.executeQuery
-  const statements: string[] = []
-  base.executeQuery = function (this: unknown, query: CompiledQuery, ...rest: unknown[]) {
-    statements.push(query.sql)
-    return original.call(this, query, ...rest)
-  }
-  return {
-    stop: () => {
-      base.executeQuery = original
-      return statements
-    },
-  }
-}
 
 describeEachDatabase('statements per message', (dialect) => {
   const server = useServer(dialect)
@@ -53,6 +37,23 @@ describeEachDatabase('statements per message', (dialect) => {
       expect(statements.map((text) => text.split(/\s/)[0])).toEqual(['update', 'insert'])
     }
     expect(statements.join('\n')).not.toContain('message_search')
+  })
+
+  test("a visitor's message in a case reads no user: the room read that announces it brings theirs", async () => {
+    const org = await createOrganization(server())
+    const visitor = await org.signIn('visitor')
+    const opened = await openCase(visitor, 'first')
+    const recording = recordStatements()
+    const sent = await visitor.call('/api/visitor/v1/client/case/send_message', {
+      id: opened.caseID,
+      localID: 'second',
+      messageType: 'text',
+      text: { body: 'second' },
+    })
+    const statements = recording.stop()
+    expect(sent.status).toBe(200)
+    expect(sent.json.data.message.user.userID).toBe(visitor.userID)
+    expect(statements.filter((text) => /^\s*select \* from "users"/.test(text))).toEqual([])
   })
 })
 

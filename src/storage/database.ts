@@ -48,9 +48,20 @@ export interface Database {
    * cached in-process; undefined on PostgreSQL, where other instances write too.
    */
   writeMarks?: WriteMarks
+  /**
+   * The handle the delivery worker claims and settles through. On PostgreSQL it has connections of
+   * its own (WORKER_CONNECTIONS), so that deliveries go out while requests queue for the pool: a
+   * busy server's sends held it, and every claim and settlement waited its turn behind them. On
+   * SQLite, this very handle (one connection, whose writes share commits anyway).
+   */
+  worker: Database
   /** Gives the worker number back, and closes the connections. */
   close(): Promise<void>
 }
+
+/** Connections for requests, and the delivery worker's own, per instance (PostgreSQL). */
+const REQUEST_CONNECTIONS = 20
+const WORKER_CONNECTIONS = 4
 
 const INT8_OID = 20
 const require = createRequire(import.meta.url)
@@ -59,51 +70,26 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   if (config.databaseURL) {
     // Loaded with DATABASE_URL only: an embedded database never needs the driver (start-up time).
     const pg: typeof import('pg').default = require('pg')
-    const pool = new pg.Pool({
-      connectionString: config.databaseURL,
-      max: 20,
-      // A database that is unreachable (not refusing: gone) answers 503 within seconds instead of
-      // holding requests; TCP keep-alive finds connections a failover left dangling.
-      connectionTimeoutMillis: 3000,
-      keepAlive: true,
-      // Times are epoch ms in bigint columns: well inside Number's exact range.
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-      },
-    })
-    // An idle client losing its connection must not crash the process; the pool replaces it.
-    pool.on('error', () => {})
-    const workContext = new WorkContext()
-    const dialect = refusingInsideWork(
-      new PostgresDialect({ pool: withNamedStatements(pool) }),
-      workContext.insideWork,
-    )
-    const db = new Kysely<Schema>({ dialect })
-    const ids = new LeasedIDs(db)
     const hooks = new CommitHooks()
-    const committing = async <T>(work: (trx: Kysely<Schema>) => Promise<T>) => {
-      let handle: Kysely<Schema> | undefined
-      const value = await db.transaction().execute((trx) => {
-        handle = trx
-        hooks.begin(trx)
-        return work(trx)
-      })
-      if (handle) hooks.committed(handle)
-      return value
+    const main = openPostgres(pg, config.databaseURL, REQUEST_CONNECTIONS, hooks)
+    const ids = new LeasedIDs(main.db)
+    const worker: Database = {
+      ...openPostgres(pg, config.databaseURL, WORKER_CONNECTIONS, hooks),
+      ids,
+      get worker() {
+        return worker
+      },
+      // Closed with the handle it belongs to.
+      close: async () => {},
     }
     return {
-      db,
-      dialect: 'postgres',
+      ...main,
       ids,
-      afterCommit: (trx, hook) => hooks.add(trx, hook),
-      // A transaction that lost a deadlock or a serialization check changed nothing: run it again.
-      transaction: unnested(
-        workContext.marking((work) => retryConflicts(() => committing(work))),
-        workContext.insideWork,
-      ),
-      oneStatement: unnested((work) => work(db), workContext.insideWork),
-      close: () => closing(ids, db),
+      worker,
+      close: async () => {
+        await closing(ids, main.db)
+        await worker.db.destroy()
+      },
     }
   }
   privateDataDir(config.dataDir)
@@ -130,7 +116,7 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   const hooks = new CommitHooks()
   const groupCommit = new GroupCommit(db, dialect, hooks)
   const ids = new LeasedIDs(db)
-  return {
+  const handle: Database = {
     db,
     dialect: 'sqlite',
     writeMarks,
@@ -138,10 +124,66 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
     transaction: unnested((work) => groupCommit.run(work), groupCommit.insideWork),
     oneStatement: unnested((work) => groupCommit.run(work), groupCommit.insideWork),
     ids,
+    get worker() {
+      return handle
+    },
     close: async () => {
       await closing(ids, db)
       await checkpointer.stop()
     },
+  }
+  return handle
+}
+
+/** A handle on PostgreSQL with a pool of `max` connections (its IDs are the caller's to add). */
+function openPostgres(
+  pg: typeof import('pg').default,
+  connectionString: string,
+  max: number,
+  hooks: CommitHooks,
+): Omit<Database, 'ids' | 'worker'> {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    // A database that is unreachable (not refusing: gone) answers 503 within seconds instead of
+    // holding requests; TCP keep-alive finds connections a failover left dangling.
+    connectionTimeoutMillis: 3000,
+    keepAlive: true,
+    // Times are epoch ms in bigint columns: well inside Number's exact range.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  })
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {})
+  const workContext = new WorkContext()
+  const dialect = refusingInsideWork(
+    new PostgresDialect({ pool: withNamedStatements(pool) }),
+    workContext.insideWork,
+  )
+  const db = new Kysely<Schema>({ dialect })
+  const committing = async <T>(work: (trx: Kysely<Schema>) => Promise<T>) => {
+    let handle: Kysely<Schema> | undefined
+    const value = await db.transaction().execute((trx) => {
+      handle = trx
+      hooks.begin(trx)
+      return work(trx)
+    })
+    if (handle) hooks.committed(handle)
+    return value
+  }
+  return {
+    db,
+    dialect: 'postgres',
+    afterCommit: (trx, hook) => hooks.add(trx, hook),
+    // A transaction that lost a deadlock or a serialization check changed nothing: run it again.
+    transaction: unnested(
+      workContext.marking((work) => retryConflicts(() => committing(work))),
+      workContext.insideWork,
+    ),
+    oneStatement: unnested((work) => work(db), workContext.insideWork),
+    close: () => db.destroy(),
   }
 }
 

@@ -258,7 +258,8 @@ export class CaseEngine {
     const { row } = outcome
     if (!row) return []
     const [access, following, followed] = await Promise.all([
-      this.deps.rooms.snapshot(row.room_id),
+      // With the visitor's row: most messages in a case are theirs (no query for their profile).
+      this.deps.rooms.snapshot(row.room_id, [row.user_id]),
       this.agentsFollowing(row),
       outcome.before ? this.agentsFollowing(outcome.before) : [],
     ])

@@ -72,7 +72,9 @@ export class ChatbotsService {
     readonly destinations = new DestinationPolicy(),
   ) {
     this.cache = new TTLCache(clock, CHATBOT_CACHE_MS, async (id) => {
-      const row = await this.repositories.chatbots.findChatbot(database.db, id)
+      // On the delivery worker's connections: its deliveries need it, and must not wait behind
+      // requests for one (see Database.worker).
+      const row = await this.repositories.chatbots.findChatbot(database.worker.db, id)
       return row && { chatbot: toChatbot(row), secretKey: this.sealer.open(row.secret_key) }
     })
   }

@@ -242,9 +242,9 @@ export class RoomsService {
     return this.checked(client, to.roomID, read)
   }
 
-  /** The room and its participants, without access checks (for domain code that already checked). */
-  async snapshot(roomID: string): Promise<RoomAccess> {
-    const read = await this.read(roomID)
+  /** The room, its participants and up to two of them as users, unchecked (the caller checked). */
+  async snapshot(roomID: string, userIDs: RoomReadKey['userIDs'] = []): Promise<RoomAccess> {
+    const read = await this.read(roomID, userIDs)
     if (!read) throw new AppError('notFound', `Room ${roomID} not found`)
     return read
   }
