@@ -39,7 +39,7 @@ describeEachDatabase('statements per message', (dialect) => {
     expect(statements.join('\n')).not.toContain('message_search')
   })
 
-  test("a visitor's message in a case reads no user: the room read that announces it brings theirs", async () => {
+  test("a visitor's case message reads no user (its room read brings theirs), nor endpoints nobody has", async () => {
     const org = await createOrganization(server())
     const visitor = await org.signIn('visitor')
     const opened = await openCase(visitor, 'first')
@@ -54,6 +54,8 @@ describeEachDatabase('statements per message', (dialect) => {
     expect(sent.status).toBe(200)
     expect(sent.json.data.message.user.userID).toBe(visitor.userID)
     expect(statements.filter((text) => /^\s*select \* from "users"/.test(text))).toEqual([])
+    // The organization has no event endpoint, as the case's first message found (within a second).
+    expect(statements.filter((text) => text.includes('"event_endpoints"'))).toEqual([])
   })
 })
 

@@ -3,6 +3,8 @@ import type { Clock } from './clock.js'
 interface Entry<V> {
   loadedAt: number
   value: Promise<V>
+  /** The value, once loaded. */
+  loaded?: { value: V }
 }
 
 /**
@@ -27,11 +29,24 @@ export class TTLCache<K, V> {
     const value = this.load(key)
     this.entries.delete(key)
     if (this.entries.size >= this.maxSize) this.entries.delete(this.entries.keys().next().value as K)
-    this.entries.set(key, { loadedAt: now, value })
-    value.catch(() => {
-      if (this.entries.get(key)?.value === value) this.entries.delete(key)
-    })
+    const entry: Entry<V> = { loadedAt: now, value }
+    this.entries.set(key, entry)
+    value.then(
+      (loaded) => {
+        entry.loaded = { value: loaded }
+      },
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key)
+      },
+    )
     return value
+  }
+
+  /** The value if one is loaded and still trusted, without loading it (for code that may not wait). */
+  peek(key: K): V | undefined {
+    const cached = this.entries.get(key)
+    if (!cached || this.clock.now() - cached.loadedAt >= this.ttlMs) return undefined
+    return cached.loaded?.value
   }
 
   /** Forgets a key this process just changed. */

@@ -262,6 +262,9 @@ export class CaseEngine {
       this.deps.rooms.snapshot(row.room_id, [row.user_id]),
       this.agentsFollowing(row),
       outcome.before ? this.agentsFollowing(outcome.before) : [],
+      // Whether the organization listens to messages, looked at once a second: when it does not,
+      // the case's next message is stored without asking (Events.messageNew).
+      this.deps.events.mayRecord(row.organization_id, 'message.new').catch(() => true),
     ])
     // Those who followed the case before the change hear of it too (a queue loses the case it gave).
     const agents = [...new Set([...following, ...followed])]

@@ -136,7 +136,9 @@ export class Events {
     message: Selectable<MessagesTable>,
     recipientIDs: readonly string[],
   ): Promise<void> {
-    // Looked up first: the recipients are read only for an organization that listens.
+    // None known to listen (as of mayRecord's last look, within a second): nothing to read, as for
+    // a chat message. Otherwise the endpoints afresh, then the recipients if one listens.
+    if (this.subscribed.peek(organizationID)?.has('message.new') === false) return
     const endpoints = await this.subscribers(trx, organizationID, 'message.new')
     if (endpoints.length === 0) return
     const users = await this.users(trx, organizationID, recipientIDs)
