@@ -5,7 +5,8 @@ import { Settlements } from '../src/domain/delivery/settlements.js'
 import type { DeliveryTargets } from '../src/domain/delivery/target.js'
 import { repositories } from '../src/domain/repositories.js'
 import { systemClock } from '../src/lib/clock.js'
-import { type TestServer, useServer } from './support/app.js'
+import type { Database } from '../src/storage/database.js'
+import { send, type TestServer, useServer } from './support/app.js'
 import { startBot } from './support/bot-server.js'
 import { openCase } from './support/cases.js'
 import { createOrganization } from './support/clients.js'
@@ -79,21 +80,7 @@ describe.skipIf(!postgresURL)('the delivery worker on connections of its own [po
     const [delivery] = await pendingDeliveries(server(), 1)
     const { database } = server().testDatabase
     // Twenty transactions (every connection requests have) stay open until the end.
-    let release = () => {}
-    const gate = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    const begun: Promise<void>[] = []
-    const held = Array.from({ length: 20 }, () => {
-      let began = () => {}
-      begun.push(new Promise<void>((resolve) => (began = resolve)))
-      return database.transaction(async (trx) => {
-        await sql`select 1`.execute(trx)
-        began()
-        await gate
-      })
-    })
-    await Promise.all(begun)
+    const { release, held } = await holdConnections(database, 20)
     try {
       const before = bot.requests.length
       await server().app.delivery.drain()
@@ -109,4 +96,44 @@ describe.skipIf(!postgresURL)('the delivery worker on connections of its own [po
       .executeTakeFirstOrThrow()
     expect(row.status).toBe('sent')
   })
+
+  test("webhook calls never wait for the delivery worker's connections, unknown chatbots included", async () => {
+    const org = await createOrganization(server(), 'Webhooks')
+    const { release, held } = await holdConnections(server().testDatabase.database.worker, 4)
+    try {
+      const reply = await send(
+        `${server().url}/api/visitor/v1/webhook/chatbot/custom/${org.organizationID}/123456789`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'secret-key': 'a guess' },
+          body: JSON.stringify({ caseID: 'none', messageType: 'text', text: { body: 'hi' } }),
+        },
+      )
+      // Refused for its key, not 503 for want of a connection.
+      expect(reply.status).toBe(401)
+    } finally {
+      release()
+      await Promise.all(held)
+    }
+  })
 })
+
+/** `count` transactions of `database` holding a connection each until `release()`. */
+async function holdConnections(database: Database, count: number) {
+  let release = () => {}
+  const gate = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const begun: Promise<void>[] = []
+  const held = Array.from({ length: count }, () => {
+    let began = () => {}
+    begun.push(new Promise<void>((resolve) => (began = resolve)))
+    return database.transaction(async (trx) => {
+      await sql`select 1`.execute(trx)
+      began()
+      await gate
+    })
+  })
+  await Promise.all(begun)
+  return { release, held }
+}

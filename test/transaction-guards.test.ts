@@ -42,6 +42,22 @@ describeEachDatabase('Transaction guards', (dialect) => {
     expect(await stored('beside-')).toEqual([])
   })
 
+  test("the delivery worker's handle and the requests' guard each other's transactions", async () => {
+    const { database } = testDatabase()
+    const { worker } = database
+    const beside = worker.transaction(async (trx) => {
+      await insertOrganization(trx, 'handles-worker')
+      await insertOrganization(database.db, 'handles-db')
+    })
+    await expect(beside).rejects.toThrow(QUERY_BESIDE_TRX)
+    const nested = database.transaction(async (trx) => {
+      await insertOrganization(trx, 'handles-outer')
+      await worker.transaction((inner) => insertOrganization(inner, 'handles-inner'))
+    })
+    await expect(nested).rejects.toThrow(NESTED_TRANSACTION)
+    expect(await stored('handles-')).toEqual([])
+  })
+
   test('a task the work left running may open its own transaction once the work is over', async () => {
     const { database } = testDatabase()
     let detached: Promise<unknown> = Promise.resolve()

@@ -70,11 +70,14 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   if (config.databaseURL) {
     // Loaded with DATABASE_URL only: an embedded database never needs the driver (start-up time).
     const pg: typeof import('pg').default = require('pg')
-    const hooks = new CommitHooks()
-    const main = openPostgres(pg, config.databaseURL, REQUEST_CONNECTIONS, hooks)
+    // One set of hooks and one work context for both handles: a hook waits for its transaction's
+    // commit, and inside any transaction's work a query beside its trx is refused, whichever
+    // handle either belongs to.
+    const shared = { hooks: new CommitHooks(), workContext: new WorkContext() }
+    const main = openPostgres(pg, config.databaseURL, REQUEST_CONNECTIONS, shared)
     const ids = new LeasedIDs(main.db)
     const worker: Database = {
-      ...openPostgres(pg, config.databaseURL, WORKER_CONNECTIONS, hooks),
+      ...openPostgres(pg, config.databaseURL, WORKER_CONNECTIONS, shared),
       ids,
       get worker() {
         return worker
@@ -140,7 +143,7 @@ function openPostgres(
   pg: typeof import('pg').default,
   connectionString: string,
   max: number,
-  hooks: CommitHooks,
+  { hooks, workContext }: { hooks: CommitHooks; workContext: WorkContext },
 ): Omit<Database, 'ids' | 'worker'> {
   const pool = new pg.Pool({
     connectionString,
@@ -157,7 +160,6 @@ function openPostgres(
   })
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {})
-  const workContext = new WorkContext()
   const dialect = refusingInsideWork(
     new PostgresDialect({ pool: withNamedStatements(pool) }),
     workContext.insideWork,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Selectable } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { DestinationPolicy } from '../../lib/destinations.js'
@@ -8,7 +8,7 @@ import type { Sealer } from '../../lib/sealed.js'
 import { constantTimeEqual, hashSecret } from '../../lib/secrets.js'
 import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Database } from '../../storage/database.js'
-import type { ChatbotsTable } from '../../storage/schema.js'
+import type { ChatbotsTable, Schema } from '../../storage/schema.js'
 import { type Actor, findForAdmin, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
@@ -35,6 +35,11 @@ export interface ChatbotDetails extends Chatbot {
 /** How long a chatbot read from storage is trusted (a rotated key or deactivation counts within it). */
 export const CHATBOT_CACHE_MS = 1000
 
+interface KnownChatbot {
+  chatbot: Chatbot
+  secretKey: string
+}
+
 /** `whsec_` + base64 of 32 random bytes: the Secret-Key both ways, and the signing secret. */
 export const newSecretKey = () => `whsec_${randomBytes(32).toString('base64')}`
 
@@ -58,7 +63,13 @@ const toChatbot = (row: Selectable<ChatbotsTable>): Chatbot => ({
 export class ChatbotsService {
   /** Set by the wiring: hands the cases of deactivated chatbots over. */
   onDeactivated: (chatbotIDs: string[]) => Promise<void> = async () => {}
-  private readonly cache: TTLCache<string, { chatbot: Chatbot; secretKey: string } | undefined>
+  /** For webhook calls (requests), read on the requests' connections. */
+  private readonly cache: TTLCache<string, KnownChatbot | undefined>
+  /**
+   * For deliveries, read on the delivery worker's connections (Database.worker): a delivery does
+   * not wait behind requests for one, and webhook calls (unknown chatbot IDs too) never take them.
+   */
+  private readonly forDelivery: TTLCache<string, KnownChatbot | undefined>
 
   constructor(
     private readonly database: Database,
@@ -71,12 +82,12 @@ export class ChatbotsService {
     /** Where chatbot URLs may point; the delivery worker connects through it too. */
     readonly destinations = new DestinationPolicy(),
   ) {
-    this.cache = new TTLCache(clock, CHATBOT_CACHE_MS, async (id) => {
-      // On the delivery worker's connections: its deliveries need it, and must not wait behind
-      // requests for one (see Database.worker).
-      const row = await this.repositories.chatbots.findChatbot(database.worker.db, id)
+    const reading = (db: Kysely<Schema>) => async (id: string) => {
+      const row = await this.repositories.chatbots.findChatbot(db, id)
       return row && { chatbot: toChatbot(row), secretKey: this.sealer.open(row.secret_key) }
-    })
+    }
+    this.cache = new TTLCache(clock, CHATBOT_CACHE_MS, reading(database.db))
+    this.forDelivery = new TTLCache(clock, CHATBOT_CACHE_MS, reading(database.worker.db))
   }
 
   async create(
@@ -134,7 +145,7 @@ export class ChatbotsService {
       const detail = { chatbotID, name, url, caseEvents: changes.caseEvents }
       await this.audit.record(actor, before.organizationID, 'chatbot.update', detail, trx)
     })
-    this.cache.delete(chatbotID)
+    this.forget(chatbotID)
     return this.show(chatbotID)
   }
 
@@ -183,7 +194,7 @@ export class ChatbotsService {
       })
       await this.audit.record(actor, organizationID, 'chatbot.rotate_secret', { chatbotID }, trx)
     })
-    this.cache.delete(chatbotID)
+    this.forget(chatbotID)
     return this.show(chatbotID)
   }
 
@@ -197,7 +208,7 @@ export class ChatbotsService {
       await this.audit.record(actor, organizationID, 'chatbot.activate', { chatbotID }, trx)
       return others
     })
-    for (const id of [chatbotID, ...replaced]) this.cache.delete(id)
+    for (const id of [chatbotID, ...replaced]) this.forget(id)
     await this.onDeactivated(replaced)
     return this.show(chatbotID)
   }
@@ -208,7 +219,7 @@ export class ChatbotsService {
       await this.repositories.chatbots.updateChatbot(trx, chatbotID, { active: 0, updated: this.clock.now() })
       await this.audit.record(actor, organizationID, 'chatbot.deactivate', { chatbotID }, trx)
     })
-    this.cache.delete(chatbotID)
+    this.forget(chatbotID)
     await this.onDeactivated([chatbotID])
     return this.show(chatbotID)
   }
@@ -219,9 +230,15 @@ export class ChatbotsService {
     return row && toChatbot(row)
   }
 
+  /** A chatbot this instance changed: read afresh by the next delivery and webhook call. */
+  private forget(chatbotID: string): void {
+    this.cache.delete(chatbotID)
+    this.forDelivery.delete(chatbotID)
+  }
+
   /** Where and with which secret to deliver to a chatbot (cached like authentication). */
   async endpoint(chatbotID: string): Promise<{ url: string; secretKey: string } | undefined> {
-    const known = await this.cache.get(chatbotID)
+    const known = await this.forDelivery.get(chatbotID)
     // An inactive chatbot gets nothing: the delivery fails for good and its case goes to agents.
     return known?.chatbot.active ? { url: known.chatbot.url, secretKey: known.secretKey } : undefined
   }

@@ -12,7 +12,8 @@ export class Settlements {
   /**
    * Deliveries taken at their first try, recorded many to a statement: under load each of a
    * chatbot's cases has its own delivery in flight, and recorded one by one each cost a
-   * transaction (on PostgreSQL three round trips; now one statement for all that arrive meanwhile).
+   * transaction (on PostgreSQL three round trips); now one for all that arrive meanwhile (a
+   * transaction still: one that loses a deadlock is run again).
    */
   private readonly taken: Batcher<string, void>
 
@@ -27,7 +28,7 @@ export class Settlements {
   ) {
     this.taken = new Batcher(async (ids) => {
       const now = deps.clock.now()
-      await deps.database.oneStatement((db) => this.outbox.settleSent(db, ids, now))
+      await deps.database.transaction((trx) => this.outbox.settleSent(trx, ids, now))
       return ids.map(() => undefined)
     }, 1)
   }
@@ -41,7 +42,7 @@ export class Settlements {
     if (sent.length === 0) return
     const now = this.deps.clock.now()
     const ids = sent.map((d) => d.id)
-    await this.deps.database.oneStatement((db) => this.outbox.settleSent(db, ids, now))
+    await this.deps.database.transaction((trx) => this.outbox.settleSent(trx, ids, now))
     for (const delivery of sent)
       await this.deps.targets[delivery.target].settled(delivery, { outcome: 'sent' }, now)
   }
