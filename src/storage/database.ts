@@ -138,13 +138,16 @@ export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): D
   return handle
 }
 
-/** A handle on PostgreSQL with a pool of `max` connections (its IDs are the caller's to add). */
+/**
+ * A handle on PostgreSQL with a pool of `max` connections; its IDs, and how it closes, are the
+ * caller's to add.
+ */
 function openPostgres(
   pg: typeof import('pg').default,
   connectionString: string,
   max: number,
   { hooks, workContext }: { hooks: CommitHooks; workContext: WorkContext },
-): Omit<Database, 'ids' | 'worker'> {
+): Omit<Database, 'ids' | 'worker' | 'close'> {
   const pool = new pg.Pool({
     connectionString,
     max,
@@ -185,7 +188,6 @@ function openPostgres(
       workContext.insideWork,
     ),
     oneStatement: unnested((work) => work(db), workContext.insideWork),
-    close: () => db.destroy(),
   }
 }
 

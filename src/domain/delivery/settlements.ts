@@ -27,8 +27,7 @@ export class Settlements {
     private readonly options: { jitter: () => number },
   ) {
     this.taken = new Batcher(async (ids) => {
-      const now = deps.clock.now()
-      await deps.database.transaction((trx) => this.outbox.settleSent(trx, ids, now))
+      await this.recordSent(ids, deps.clock.now())
       return ids.map(() => undefined)
     }, 1)
   }
@@ -37,12 +36,19 @@ export class Settlements {
     return this.deps.repositories.deliveries
   }
 
+  /** Records deliveries taken at one attempt each, in one statement. */
+  private recordSent(ids: readonly string[], now: number): Promise<unknown> {
+    return this.deps.database.transaction((trx) => this.outbox.settleSent(trx, ids, now))
+  }
+
   /** Deliveries their targets took, one attempt each: recorded together. */
   async sent(sent: readonly DeliveryRow[]): Promise<void> {
     if (sent.length === 0) return
     const now = this.deps.clock.now()
-    const ids = sent.map((d) => d.id)
-    await this.deps.database.transaction((trx) => this.outbox.settleSent(trx, ids, now))
+    await this.recordSent(
+      sent.map((d) => d.id),
+      now,
+    )
     for (const delivery of sent)
       await this.deps.targets[delivery.target].settled(delivery, { outcome: 'sent' }, now)
   }
