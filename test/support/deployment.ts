@@ -92,12 +92,17 @@ export class Deployment {
     }
   }
 
-  async signIn(xcUserID: string, url = this.urls[0] as string): Promise<Deployed> {
-    const ticket = await send(`${url}/v1/server/auth_ticket/request`, {
+  /** The customer backend's ticket request for `xcUserID`, to the instance at `url`. */
+  requestTicket(url: string, xcUserID: string) {
+    return send(`${url}/v1/server/auth_ticket/request`, {
       method: 'POST',
       headers: { 'server-key': this.serverKey, 'content-type': 'application/json' },
       body: JSON.stringify(validTicketRequest({ xcUserID })),
     })
+  }
+
+  async signIn(xcUserID: string, url = this.urls[0] as string): Promise<Deployed> {
+    const ticket = await this.requestTicket(url, xcUserID)
     const tokens = await send(`${url}/v1/auth/access_token/request`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ticket.json.data.ticket}` },
