@@ -1,12 +1,13 @@
 import { createReadStream } from 'node:fs'
-import { copyFile, mkdir, rename, rm, stat, unlink } from 'node:fs/promises'
+import { chmod, copyFile, mkdir, rename, rm, stat, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import type { FileStore } from './file-store.js'
 
 /**
  * Files in `DATA_DIR/files`, one per key, private to Parley's user like the rest of the data
- * directory. A file appears whole or not at all: it is renamed into place.
+ * directory: whoever wrote the file (an upload, sharp's thumbnail) and with whatever umask, it is
+ * 0600 before it is in place. A file appears whole or not at all: it is renamed into place.
  */
 export class DiskFileStore implements FileStore {
   constructor(private readonly root: string) {}
@@ -14,6 +15,7 @@ export class DiskFileStore implements FileStore {
   async put(key: string, path: string): Promise<void> {
     const target = this.pathOf(key)
     await mkdir(dirname(target), { recursive: true, mode: 0o700 })
+    await chmod(path, 0o600)
     try {
       await rename(path, target)
     } catch (error) {
