@@ -117,7 +117,7 @@ describeEachDatabase('the client SDK across server restarts', (dialect) => {
       'after',
     ])
     expect(onceInOrder(alice.messages)).toBe(true)
-  })
+  }, 60_000) // a server process stopped and started again, and a browser
 
   test('offline sends wait in the stored outbox, then are stored once each, in order; a reload resumes them', async () => {
     const d = await deployment(dialect)
@@ -172,5 +172,5 @@ describeEachDatabase('the client SDK across server restarts', (dialect) => {
     expect(all.map((m) => m.body)).toEqual([1, 2, 3, 4, 5].map((n) => `offline ${n}`))
     expect(reloaded.messages.map((m) => m.messageID)).toEqual(all.map((m) => m.messageID))
     expect(onceInOrder(reloaded.messages)).toBe(true)
-  })
+  }, 60_000) // a server process stopped and started again, and a browser
 })

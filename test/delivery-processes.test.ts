@@ -131,7 +131,7 @@ describeEachDatabase('delivery across processes', (dialect) => {
     } finally {
       await bot.close()
     }
-  })
+  }, 90_000) // server processes started, killed and started again; 10 s alone, three times that on a busy machine
 })
 
 describe.skipIf(!postgresURL)('two instances share one PostgreSQL outbox', () => {

@@ -134,7 +134,7 @@ describe.skipIf(!enabled)('faults, on PostgreSQL and Redis', () => {
     expect(reports.reduce((n, r) => n + r.withRetryAfter, 0)).toBe(failures.length)
     await tally('PostgreSQL connections terminated', reports, reader, roomID)
     await reader.stop()
-  })
+  }, 90_000) // two server processes, Redis and a reader under load
 
   test('Redis restarts mid-load: sockets are closed for resync, refused until it is back, and the reader misses nothing', async () => {
     const { deployment, a, b, alice, roomID, reader } = await twoInstancesAndAReader()
@@ -183,7 +183,7 @@ describe.skipIf(!enabled)('faults, on PostgreSQL and Redis', () => {
     expect(reports.flatMap((r) => r.failures).length).toBeGreaterThan(0)
     await tally('instance killed', reports, reader, roomID)
     await reader.stop()
-  })
+  }, 90_000) // two server processes, Redis and a reader under load
 
   test('a malformed or gapped publish on the channel is survived: the one dropped, the other closes sockets for resync', async () => {
     const deployment = await Deployment.start(1)
@@ -210,5 +210,5 @@ describe.skipIf(!enabled)('faults, on PostgreSQL and Redis', () => {
     redis.disconnect()
     expect(deployment.instances[0]?.child.exitCode).toBeNull()
     expect((await send(`${a}/readyz`, { method: 'GET' })).status).toBe(200)
-  })
+  }, 60_000) // a server process and Redis
 })

@@ -112,7 +112,7 @@ describe.skipIf(!enabled)('two instances on PostgreSQL and Redis', () => {
     const [live] = await again.waitFor('chat/sendMessage', 1, 10_000)
     expect(live.data.body).toBe('back again')
     await again.close()
-  })
+  }, 90_000) // two server processes and a Redis restart
 
   test('revoking a session on A closes its socket on B', async () => {
     const { organizationID } = await runCLIJSON(['org', 'create', '--name', 'Revokers'], env)
@@ -125,7 +125,7 @@ describe.skipIf(!enabled)('two instances on PostgreSQL and Redis', () => {
     })
     expect(logout.status).toBe(200)
     expect(await socket.closed).toEqual({ code: 4001, reason: 'session revoked' })
-  })
+  }, 60_000) // two server processes
 
   test('20 agents racing to take one case over both instances: exactly one wins', async () => {
     const { organizationID } = await runCLIJSON(['org', 'create', '--name', 'Racers'], env)

@@ -87,5 +87,5 @@ describeEachDatabase('presence on Redis', (dialect) => {
     } finally {
       if (other.child.exitCode === null) other.child.kill('SIGKILL')
     }
-  })
+  }, 60_000) // a second server process, started and killed
 })

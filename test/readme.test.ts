@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { spawnChild } from './support/children.js'
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
 import { freePort, type ServerProcess, startServerProcess } from './support/processes.js'
 
@@ -28,12 +28,13 @@ function shellBlocks(markdown: string): string[] {
 /** Runs a script in bash; resolves with its exit code and output. */
 function bash(script: string, env: Record<string, string>) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn('bash', ['-c', script], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    // What a block leaves running in the background is killed with the file (setup-children.ts).
+    const child = spawnChild('bash', ['-c', script], { env, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
-    child.stdout.on('data', (chunk) => {
+    child.stdout?.on('data', (chunk) => {
       output += chunk
     })
-    child.stderr.on('data', (chunk) => {
+    child.stderr?.on('data', (chunk) => {
       output += chunk
     })
     child.on('exit', (code) => resolve({ code, output }))

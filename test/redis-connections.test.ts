@@ -59,5 +59,5 @@ describeEachDatabase('connections to Redis', (dialect) => {
     expect(connections.map(([name, c]) => [name, c.status])).toEqual(
       connections.map(([name]) => [name, 'end']),
     )
-  })
+  }, 60_000) // a redis-server of its own, started for it
 })

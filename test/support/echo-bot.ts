@@ -1,12 +1,12 @@
-import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
+import { spawnChild } from './children.js'
 
 /**
  * `examples/echo-bot` as users run it: its own process on `port`, calling Parley's webhook URL
  * with the chatbot's secret key. Resolves once it listens.
  */
 export async function startEchoBot(options: { port: number; webhookURL: string; secretKey: string }) {
-  const bot = spawn(process.execPath, ['examples/echo-bot/index.mjs'], {
+  const bot = spawnChild(process.execPath, ['examples/echo-bot/index.mjs'], {
     env: {
       PATH: process.env.PATH,
       PORT: String(options.port),

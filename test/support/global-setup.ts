@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { killLeftovers } from './children.js'
 import { dropLeftovers, runPrefix } from './databases.js'
 
 // Tests spawn the built CLI and server (as users run them) and open the built console, so build
@@ -52,10 +53,15 @@ export default function setup(): () => Promise<void> {
   buildUnlessCurrent()
   // Test workers inherit this: every schema and database they create starts with runPrefix().
   process.env.PARLEY_TEST_RUN = randomBytes(4).toString('hex')
-  if (!process.env.DATABASE_URL) {
-    console.log('\nPostgreSQL runs skipped: DATABASE_URL is not set, so storage tests run on SQLite only.\n')
-    return async () => {}
-  }
   const prefix = runPrefix()
-  return () => dropLeftovers(prefix)
+  if (!process.env.DATABASE_URL)
+    console.log('\nPostgreSQL runs skipped: DATABASE_URL is not set, so storage tests run on SQLite only.\n')
+  return async () => {
+    const left = killLeftovers()
+    if (process.env.DATABASE_URL) await dropLeftovers(prefix)
+    // Each test file kills what it started (setup-children.ts): anything still running here
+    // escaped that (a worker died), and the run fails even though it is killed now.
+    if (left.length > 0)
+      throw new Error(`Processes left running by the tests (killed now):\n${left.join('\n')}`)
+  }
 }

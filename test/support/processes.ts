@@ -1,8 +1,9 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { type AddressInfo, createServer } from 'node:net'
 import { createInterface } from 'node:readline'
 import { LOCAL_BOTS_ALLOWED, send } from './app.js'
+import { spawnChild } from './children.js'
 
 // Parley's own entry points run as users run them: the built CLI and server, in child processes.
 
@@ -18,17 +19,30 @@ export function runCLI(
   env: Record<string, string | undefined>,
   input = '',
 ): Promise<CLIResult> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      ['dist/cli/main.js', ...args],
-      { env: { PATH: process.env.PATH, ...LOCAL_BOTS_ALLOWED, ...env } },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
-      },
-    )
-    child.stdin?.end(input)
+  const child = spawnChild(process.execPath, ['dist/cli/main.js', ...args], {
+    env: { PATH: process.env.PATH, ...LOCAL_BOTS_ALLOWED, ...env },
   })
+  child.stdin?.end(input)
+  return collectOutput(child).then(({ code, output, errors }) => ({
+    code: code ?? 1,
+    stdout: output,
+    stderr: errors,
+  }))
+}
+
+/** What a child printed, once it has exited. */
+export function collectOutput(child: ChildProcess) {
+  let output = ''
+  let errors = ''
+  child.stdout?.on('data', (chunk) => {
+    output += chunk
+  })
+  child.stderr?.on('data', (chunk) => {
+    errors += chunk
+  })
+  return new Promise<{ code: number | null; output: string; errors: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, output, errors })),
+  )
 }
 
 /** The JSON object a `--json` command printed; fails unless stdout is exactly one line. */
@@ -55,7 +69,7 @@ export function startServerProcess(
   env: Record<string, string | undefined>,
   nodeArgs: string[] = [],
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
+  const child = spawnChild(process.execPath, [...nodeArgs, 'dist/main.js'], {
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...LOCAL_BOTS_ALLOWED, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -86,7 +100,7 @@ export async function freePort(): Promise<number> {
 
 /** Starts redis-server on `port` and resolves once it accepts connections. */
 export async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
+  const child = spawnChild(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     {

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
+import { spawnChild } from './children.js'
 
 /**
  * `examples/web-shop` as users run it: its own process on `port`, asking `parleyURL` for tickets
@@ -11,7 +11,7 @@ export async function startWebShop(options: {
   serverKey: string
   env?: Record<string, string>
 }) {
-  const shop = spawn(process.execPath, ['examples/web-shop/server.mjs'], {
+  const shop = spawnChild(process.execPath, ['examples/web-shop/server.mjs'], {
     env: {
       PATH: process.env.PATH,
       PORT: String(options.port),
