@@ -1,0 +1,146 @@
+import { SoakDeployment } from './deployment.js'
+import type { Fault } from './faults.js'
+import { Ledger } from './ledger.js'
+import { SoakLoad } from './load.js'
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** What one fault cost. */
+export interface FaultRow {
+  fault: string
+  /** Processes (instances, PostgreSQL, Redis, HAProxy) that ended without being told to. */
+  died: string[]
+  /** Writes acknowledged during the fault that were never stored, delivered or served. */
+  lost: number
+  /** Stored twice, or delivered under two webhook-ids (the same webhook-id again is allowed). */
+  duplicates: number
+  /** Answers 5xx but not 503. */
+  unexpected5xx: number
+  /** From the fault's end until every instance's /readyz is 200. */
+  readySeconds: number
+  answers: Record<number, number>
+}
+
+export interface SoakOptions {
+  instances: number
+  faults: Fault[]
+  /** How long each fault's phase lasts, the fault included; the load runs throughout. */
+  phaseSeconds: number
+  log?: (line: string) => void
+}
+
+/**
+ * Starts a deployment of its own, puts the mixed load on it, injects each fault in turn, then
+ * checks every acknowledged write against what was stored and delivered: a row per fault.
+ */
+export async function soak({
+  instances,
+  faults,
+  phaseSeconds,
+  log = () => {},
+}: SoakOptions): Promise<FaultRow[]> {
+  const deployment = await SoakDeployment.start(instances)
+  const ledger = new Ledger()
+  const load = new SoakLoad(deployment, ledger)
+  try {
+    await load.start()
+    log(`deployment up at ${deployment.url}: ${instances} instances; load started`)
+    await pause(3000)
+    const phases: Omit<FaultRow, 'lost' | 'duplicates' | 'unexpected5xx' | 'answers'>[] = []
+    for (const fault of faults) {
+      const started = Date.now()
+      const deaths = { parts: deployment.died.length, postgres: deployment.cluster.unexpectedExits }
+      ledger.enter(fault.name)
+      log(`injecting: ${fault.name}`)
+      await fault.inject(deployment)
+      const injected = Date.now()
+      while (!(await deployment.allReady())) await pause(100)
+      const readySeconds = (Date.now() - injected) / 1000
+      await pause(Math.max(0, started + phaseSeconds * 1000 - Date.now()))
+      const died = deployment.died.slice(deaths.parts)
+      if (deployment.cluster.unexpectedExits > deaths.postgres) died.push('PostgreSQL')
+      phases.push({ fault: fault.name, died, readySeconds })
+      log(`  ready again after ${readySeconds.toFixed(1)} s`)
+    }
+    ledger.enter('after the faults')
+    await load.stop()
+    await drained(deployment, ledger, log)
+    const missing = await findMissing(deployment, ledger, load)
+    return phases.map((phase) => ({
+      ...phase,
+      lost: missing.lost.get(phase.fault) ?? 0,
+      duplicates: missing.duplicates.get(phase.fault) ?? 0,
+      unexpected5xx: ledger.unexpected5xx(phase.fault),
+      answers: Object.fromEntries(ledger.answers.get(phase.fault) ?? []),
+    }))
+  } finally {
+    await load.stop()
+    await deployment.stop()
+  }
+}
+
+/** Waits (up to two minutes) until every acknowledged message has reached its receiver. */
+async function drained(deployment: SoakDeployment, ledger: Ledger, log: (line: string) => void) {
+  const waiting = () =>
+    [...(ledger.acknowledged.get('case') ?? new Map()).keys()].filter(
+      (t) => !deployment.chatbot.received.has(t),
+    ).length +
+    [...(ledger.acknowledged.get('chat') ?? new Map()).keys()].filter(
+      (t) => !deployment.endpoint.received.has(t),
+    ).length
+  const until = Date.now() + 120_000
+  while (waiting() > 0 && Date.now() < until) await pause(500)
+  log(`deliveries drained: ${waiting()} still missing`)
+}
+
+/** Lost and duplicated writes, by the phase they were acknowledged in. */
+async function findMissing(deployment: SoakDeployment, ledger: Ledger, load: SoakLoad) {
+  const lost = new Map<string, number>()
+  const duplicates = new Map<string, number>()
+  const add = (counts: Map<string, number>, phase: string) => counts.set(phase, (counts.get(phase) ?? 0) + 1)
+
+  const rows = await deployment.cluster.query<{ local_id: string; copies: number }>(
+    "select local_id, count(*)::int as copies from messages where local_id like 'soak-%' group by local_id",
+    [],
+    'parley',
+  )
+  const stored = new Map(rows.map((row) => [row.local_id, row.copies]))
+  for (const kind of ['chat', 'case'] as const)
+    for (const [token, phase] of ledger.acknowledged.get(kind) ?? []) {
+      const copies = stored.get(token) ?? 0
+      if (copies === 0) add(lost, phase)
+      if (copies > 1) add(duplicates, phase)
+      // A case message goes to the chatbot, a chat message's message.new to the event endpoint:
+      // once each, under one webhook-id however often it is retried.
+      const receiver = kind === 'case' ? deployment.chatbot : deployment.endpoint
+      const ids = receiver.received.get(token)
+      if (!ids) add(lost, phase)
+      else if (ids.size > 1) add(duplicates, phase)
+    }
+  for (const [token, phase] of ledger.acknowledged.get('upload') ?? []) {
+    const upload = ledger.uploads.get(token)
+    const bytes = upload && (await load.download(upload.url))
+    if (!upload || !bytes?.equals(upload.bytes)) add(lost, phase)
+  }
+  return { lost, duplicates }
+}
+
+/** The rows as a table. */
+export function formatRows(rows: FaultRow[]): string {
+  const header = ['fault', 'died', 'lost', 'duplicates', '5xx not 503', '/readyz green after', 'answers']
+  const lines = rows.map((row) => [
+    row.fault,
+    row.died.length === 0 ? '0' : row.died.join(', '),
+    String(row.lost),
+    String(row.duplicates),
+    String(row.unexpected5xx),
+    `${row.readySeconds.toFixed(1)} s`,
+    Object.entries(row.answers)
+      .map(([status, count]) => `${status}: ${count}`)
+      .join(', '),
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => (line[i] as string).length)))
+  const format = (cells: string[]) =>
+    `| ${cells.map((cell, i) => cell.padEnd(widths[i] as number)).join(' | ')} |`
+  return [format(header), format(widths.map((w) => '-'.repeat(w))), ...lines.map(format)].join('\n')
+}
