@@ -61,7 +61,18 @@ describeEachDatabase('first run', (dialect) => {
 
     // The command as printed makes an admin who can sign in.
     const created = await runCLI(
-      ['agent', 'create', '--org', organizationID, '--email', 'you@example.com', '--name', 'You', '--role', 'admin'],
+      [
+        'agent',
+        'create',
+        '--org',
+        organizationID,
+        '--email',
+        'you@example.com',
+        '--name',
+        'You',
+        '--role',
+        'admin',
+      ],
       testDatabase.env,
       'a long passphrase\n',
     )
@@ -75,11 +86,23 @@ describeEachDatabase('first run', (dialect) => {
 
   test('the CLI says which server the webhook URL it prints is for', async () => {
     const { organizationID } = await runCLIJSON(['org', 'create', '--name', 'Bots'], testDatabase.env)
-    const args = ['chatbot', 'create', '--org', organizationID, '--name', 'Echo', '--url', 'http://127.0.0.1:3000/']
+    const args = [
+      'chatbot',
+      'create',
+      '--org',
+      organizationID,
+      '--name',
+      'Echo',
+      '--url',
+      'http://127.0.0.1:3000/',
+    ]
     const guessed = await runCLI([...args, '--json'], { ...testDatabase.env, PORT: '9090' })
     expect(JSON.parse(guessed.stdout).webhookURL).toMatch(/^http:\/\/127\.0\.0\.1:9090\//)
     expect(guessed.stderr).toContain('webhookURL is built from HOST and PORT (http://127.0.0.1:9090)')
-    const told = await runCLI([...args, '--json'], { ...testDatabase.env, PUBLIC_URL: 'https://chat.example.com' })
+    const told = await runCLI([...args, '--json'], {
+      ...testDatabase.env,
+      PUBLIC_URL: 'https://chat.example.com',
+    })
     expect(JSON.parse(told.stdout).webhookURL).toMatch(/^https:\/\/chat\.example\.com\//)
     expect(told.stderr).toBe('')
     expect((await runCLI(['--help'], {})).stdout).toContain('PUBLIC_URL (else\nHOST and PORT)')

@@ -45,9 +45,9 @@ const GLOBAL_NOTES = [
   '  --help   print this help',
   'Changes are written to the organization\'s audit log as made by "cli:<your OS user>".',
   '',
-  'It reads the same settings as the server, from the environment: run it with the server\'s',
+  "It reads the same settings as the server, from the environment: run it with the server's",
   'DATA_DIR (or DATABASE_URL and PARLEY_MASTER_KEY) to work on its data, and its PUBLIC_URL (else',
-  'HOST and PORT) for the URLs it prints, such as a chatbot\'s webhookURL.',
+  "HOST and PORT) for the URLs it prints, such as a chatbot's webhookURL.",
 ].join('\n')
 
 class UsageError extends Error {}
@@ -162,7 +162,9 @@ async function main(argv: string[]): Promise<number> {
     print(result, parsed.json)
     if ('webhookURL' in result && !process.env.PUBLIC_URL) {
       // The URL is only right if the server listens where this shell's HOST and PORT say.
-      process.stderr.write(`note: webhookURL is built from HOST and PORT (${config.publicURL}): set the server's PUBLIC_URL, or its HOST and PORT, if it listens elsewhere\n`)
+      process.stderr.write(
+        `note: webhookURL is built from HOST and PORT (${config.publicURL}): set the server's PUBLIC_URL, or its HOST and PORT, if it listens elsewhere\n`,
+      )
     }
     return 0
   } catch (error) {

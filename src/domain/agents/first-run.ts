@@ -17,7 +17,12 @@ export async function firstRunState(db: Kysely<Schema>): Promise<FirstRunState> 
     .limit(1)
     .executeTakeFirst()
   if (admin) return { hasAdmin: true, organizationIDs: [] }
-  const organizations = await db.selectFrom('organizations').select('id').orderBy('created').limit(2).execute()
+  const organizations = await db
+    .selectFrom('organizations')
+    .select('id')
+    .orderBy('created')
+    .limit(2)
+    .execute()
   return { hasAdmin: false, organizationIDs: organizations.map((o) => o.id) }
 }
 
@@ -31,7 +36,16 @@ export function firstRunNotes(state: FirstRunState, publicURL: string): string[]
   const [only, other] = state.organizationIDs
   const org = only && !other ? only : '<organizationID>'
   const createAdmin = `echo 'a long passphrase' | npm run --silent parley -- agent create --org ${org} --email you@example.com --name "Your Name" --role admin`
-  if (org === only) return [...notes, `No admin yet: create the first one (the password is read from stdin) with: ${createAdmin}`]
-  const which = only ? 'npm run --silent parley -- org list' : 'npm run --silent parley -- org create --name "Your company"'
-  return [...notes, `No admin yet: get an organization's ID with \`${which}\`, then create the first admin with: ${createAdmin}`]
+  if (org === only)
+    return [
+      ...notes,
+      `No admin yet: create the first one (the password is read from stdin) with: ${createAdmin}`,
+    ]
+  const which = only
+    ? 'npm run --silent parley -- org list'
+    : 'npm run --silent parley -- org create --name "Your company"'
+  return [
+    ...notes,
+    `No admin yet: get an organization's ID with \`${which}\`, then create the first admin with: ${createAdmin}`,
+  ]
 }
