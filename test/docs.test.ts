@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
@@ -72,7 +72,9 @@ function bash(source: string, env: Record<string, string>, output: string) {
 /** What went wrong with the answers curl printed: errors outside error blocks, missing newlines. */
 function answerFailures(log: string): string[] {
   const failures: string[] = []
-  for (const name of readdirSync(log).filter((n) => /^answer\.\w+$/.test(n))) {
+  const answers = readdirSync(log).filter((n) => /^answer\.\w+$/.test(n))
+  const written = (name: string) => statSync(join(log, name)).mtimeMs
+  for (const name of answers.sort((a, b) => written(a) - written(b))) {
     const [block, errorsShown, where, command] = readFileSync(join(log, name), 'utf8').split('\n')
     const body = readFileSync(join(log, `${name}.body`), 'utf8')
     const headers = readFileSync(join(log, `${name}.headers`), 'utf8')
