@@ -55,7 +55,7 @@ function bash(source: string, env: Record<string, string>, output: string) {
     const child = spawn('bash', ['-c', source], { env, stdio: ['ignore', out, 'pipe'], detached: true })
     closeSync(out)
     let stderr = ''
-    child.stderr.on('data', (chunk) => {
+    child.stderr?.on('data', (chunk) => {
       stderr += chunk
     })
     child.on('exit', (code) => {
