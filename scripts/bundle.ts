@@ -3,7 +3,7 @@ import { build } from 'esbuild'
 
 // `npm start` runs the server bundled (dist/bundle/server.js, which dist/main.js imports): Node
 // then reads and compiles a few files instead of finding, reading and linking the 800 modules the
-// server and its packages are made of, half of its start-up (README, Performance). The bundle is
+// server and its packages are made of, half of its start-up (docs/benchmarks.md, start-up). The bundle is
 // made from tsc's output, so it runs the code the tests and the CLI run.
 
 /**

@@ -1,6 +1,7 @@
 import { buildApp } from './app.js'
 import { ConfigError, listenError, loadConfig } from './config/config.js'
 import { loadMasterKey } from './config/master-key.js'
+import { firstRunNotes, firstRunState } from './domain/agents/first-run.js'
 import { isAppError } from './errors/app-error.js'
 import { migrate, openDatabase } from './storage/database.js'
 
@@ -27,11 +28,19 @@ async function start(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
   process.on('SIGINT', () => void stop('SIGINT'))
 
-  await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
+  const address = await app.listen({ port: config.port, host: config.host }).catch(async (error: unknown) => {
     await app.close().catch(() => {})
     // A busy port or a foreign address is a setting to change, not a crash.
     throw listenError(error, config) ?? error
   })
+  // Where the console is and, on a first run, how its first admin is made: the one thing `npm
+  // start` cannot do for its operator (docs/getting-started/backend.md and README.md say so too).
+  const state = await firstRunState(database.db).catch((error: unknown) => {
+    app.log.warn({ err: error }, 'could not tell whether an admin exists')
+    return { hasAdmin: true, organizationIDs: [] }
+  })
+  const publicURL = config.port === 0 ? address : config.publicURL // port 0: the one it was given
+  for (const note of firstRunNotes(state, publicURL)) app.log.info(note)
 }
 
 /** Starts the server: resolves once it listens; a start that fails ends the process. */

@@ -6,7 +6,7 @@ import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { operator } from './support/fixtures.js'
 
-// Auto-assignment (DESIGN §10): a queued case goes to the online agent of its topic with the
+// Auto-assignment (docs/reference/agent-api.md): a queued case goes to the online agent of its topic with the
 // fewest open cases under their maximum (ties: longest idle); waiting cases go to agents who come
 // online or free a slot.
 

@@ -6,7 +6,7 @@ import { openCase } from './support/cases.js'
 import { createOrganization, signIn } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 
-// Canned replies over real HTTP (README "Canned replies"): admins manage an organization's saved
+// Canned replies over real HTTP (docs/reference/agent-api.md, "Canned replies"): admins manage an organization's saved
 // answers, every agent lists them filled in for a case, and no other organization sees them.
 
 type Agent = Awaited<ReturnType<typeof signInAgent>>

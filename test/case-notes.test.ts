@@ -8,7 +8,7 @@ import { describeEachDatabase } from './support/databases.js'
 import { operator } from './support/fixtures.js'
 import { connect } from './support/sockets.js'
 
-// Internal notes on a case and @mentions of colleagues, over real HTTP and WebSockets (README
+// Internal notes on a case and @mentions of colleagues, over real HTTP and WebSockets (docs/reference/agent-api.md,
 // "Internal notes and mentions"): agents only, never in the visitor's room, sockets or the
 // chatbot's deliveries.
 

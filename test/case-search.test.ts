@@ -10,7 +10,7 @@ import { openCase } from './support/cases.js'
 import { createOrganization, requestTicket } from './support/clients.js'
 import { type DialectName, describeEachDatabase, dialects } from './support/databases.js'
 
-// The agents' case search (README "Searching cases"): words said (the full-text index of each
+// The agents' case search (docs/reference/agent-api.md, "Searching cases"): words said (the full-text index of each
 // database, kept in step by the transactions that store and delete messages), visitor, case ID,
 // filters, paging; hostile queries; the same answers from SQLite and PostgreSQL.
 

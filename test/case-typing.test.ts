@@ -7,7 +7,7 @@ import { describeEachDatabase } from './support/databases.js'
 import { connect } from './support/sockets.js'
 
 // Typing notices and read marks both ways between a case's visitor and its agent, over real HTTP
-// and WebSockets (README "Agents and admins", "Real time").
+// and WebSockets (docs/reference/agent-api.md, docs/reference/real-time.md).
 
 describeEachDatabase('typing and read marks in cases', (dialect) => {
   const server = useServer(dialect)

@@ -82,6 +82,8 @@ for (const dialect of dialects) {
 
     test('the admin signs in', async () => {
       await page.goto(`${server.url}/console/`)
+      // Where an account comes from, and the command for the very first admin.
+      await page.locator('.login-help code', { hasText: 'agent create --org <organizationID>' }).waitFor(WAIT)
       await page.getByLabel('E-mail').fill('ada@acme.test')
       await page.getByLabel('Password').fill(AGENT_PASSWORD)
       await shot(page, 'login')

@@ -13,7 +13,7 @@ import { operator } from './support/fixtures.js'
 const V = '/api/visitor/v1/client'
 const ADMIN = '/admin/event_endpoint'
 
-// Events to the customer's backend (README "Events to your backend"): recorded with each change,
+// Events to the customer's backend (docs/reference/events.md): recorded with each change,
 // sent by the one delivery engine, signed, retried, ordered per endpoint; a dead endpoint disabled.
 describeEachDatabase('events to the customer backend', (dialect) => {
   // Disabled after 2 h of failing here (24 h by default), and no jitter: retries fall on the schedule.

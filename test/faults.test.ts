@@ -8,7 +8,7 @@ import { connect } from './support/sockets.js'
 
 // Faults as an operator meets them, on a deployment of the test's own (PostgreSQL database,
 // redis-server, Parley processes): the database drops every connection, Redis restarts, an
-// instance is killed. A client app that retries its sends and follows the README's resync
+// instance is killed. A client app that retries its sends and follows the resync
 // procedure must end with every acknowledged message, stored once, seen once.
 
 const enabled = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL)

@@ -6,7 +6,7 @@ import { send, startServer, stopServer, useServer } from './support/app.js'
 import { describeEachDatabase } from './support/databases.js'
 import { createOrganizationWithKey, validTicketRequest } from './support/fixtures.js'
 
-// The transport rules every JSON endpoint shares (DESIGN §2): the envelope for every error,
+// The transport rules every JSON endpoint shares (docs/reference/errors.md): the envelope for every error,
 // body parsing, limits, CORS, and the ops endpoints.
 
 const PATH = '/v1/server/auth_ticket/request'

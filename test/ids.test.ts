@@ -7,7 +7,7 @@ import { operator } from './support/fixtures.js'
 import { partsOf } from './support/ids.js'
 
 // IDs are decimal strings of at most 2^53 − 1, so that JavaScript clients parsing them as numbers
-// stay exact (DESIGN §5), time-sortable; IDs issued before, 64-bit ones, keep working (lib/ids.ts).
+// stay exact (docs/reference/client-api.md), time-sortable; IDs issued before, 64-bit ones, keep working (lib/ids.ts).
 
 const exact = (id: string) => Number.isSafeInteger(Number(id)) && String(Number(id)) === id
 

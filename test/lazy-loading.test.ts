@@ -6,7 +6,7 @@ import { SQLITE_DRIVER } from '../src/storage/sqlite-driver.js'
 import { send } from './support/app.js'
 import { startServerProcess } from './support/processes.js'
 
-// Start-up loads what the configuration needs (README, Performance): on SQLite without Redis, the
+// Start-up loads what the configuration needs (docs/benchmarks.md, start-up): on SQLite without Redis, the
 // PostgreSQL and Redis clients, Swagger, Prometheus' client, S3's SDK, sharp and jose wait for the
 // request that needs them; nor does Node's bundled undici (an ES module import of node:http loads
 // it, see lib/builtins.ts). The built server runs with a test-only hook (support/module-log.mjs)

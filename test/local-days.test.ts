@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { DAY_MS, dayNumber, isTimeZone, localDays, zoneFormatter } from '../src/domain/reports/local-days.js'
 
-// The local days of reports (README "Reports"): where each starts in a zone, daylight saving time
+// The local days of reports (docs/reference/agent-api.md, "Reports"): where each starts in a zone, daylight saving time
 // included, and the spans of constant offset the SQL works out a row's day with.
 
 const days = (zone: string, from: string, to: string) =>

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { type Event, INT_NULL, packDay, unpackDay } from '../src/domain/reports/day-events.js'
 import { median } from '../src/domain/reports/medians.js'
 
-// The parts of reports from stored days that need no database (README "Reports"): a day's events
+// The parts of reports from stored days that need no database (docs/reference/agent-api.md, "Reports"): a day's events
 // come back from their packed bytes as they went in, whatever their values (beyond 32 bits too) and
 // however many topic/agent pairs a day has (over 256 and over 65,536); and the medians selected
 // are those of sorting.

@@ -12,7 +12,7 @@ import { createTestDatabase, describeEachDatabase, type TestDatabase } from './s
 import { testFileStorage } from './support/files.js'
 import { referenceReport } from './support/report-reference.js'
 
-// Reports from stored days (report_days, README "Reports"): seeded random cases over five weeks
+// Reports from stored days (report_days, docs/reference/agent-api.md, "Reports"): seeded random cases over five weeks
 // across the spring DST changes of New York (2026-03-08), Berlin (03-29) and Lord Howe (04-05, half
 // an hour), with events at local and UTC midnights; every report, by day, topic and agent, with
 // filters and as an agent, equals a plain computation from the cases; and once days are stored, a

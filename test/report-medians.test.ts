@@ -11,7 +11,7 @@ import {
 } from './support/databases.js'
 import { testFileStorage } from './support/files.js'
 
-// Report medians (README "Reports") over many cases stored directly: durations of every size, so
+// Report medians (docs/reference/agent-api.md, "Reports") over many cases stored directly: durations of every size, so
 // the middle ones fall in every band, at band edges and across two bands, also negative ones (a
 // clock stepped back); exactly the medians JavaScript computes, the same on both databases.
 

@@ -6,7 +6,7 @@ import { createOrganization } from './support/clients.js'
 import { type DialectName, describeEachDatabase } from './support/databases.js'
 import { operator } from './support/fixtures.js'
 
-// Support reports (README "Reports"): cases with known timings made through the real API under a
+// Support reports (docs/reference/agent-api.md, "Reports"): cases with known timings made through the real API under a
 // clock the test moves, around the night Europe/Berlin goes to summer time (2027-03-28, 02:00 CET
 // → 03:00 CEST: a local day of 23 hours), and the figures per day, topic and agent.
 

@@ -7,7 +7,7 @@ import { createOrganization, signIn, type TestClient } from './support/clients.j
 import { createTestDatabase, describeEachDatabase } from './support/databases.js'
 import { connect } from './support/sockets.js'
 
-// "Who am I talking to?" (README "Agents and admins"): the agents' case lists carry each case's
+// "Who am I talking to?" (docs/reference/agent-api.md): the agents' case lists carry each case's
 // visitor and last message (in a constant number of queries per page, also live in `case/update`),
 // and `visitor/get` gives a visitor's profile, last device and newest cases.
 

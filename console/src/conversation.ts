@@ -4,7 +4,7 @@ import type { Case, LiveEvent, Message } from './types'
 import { useLiveEvents } from './workspace'
 
 // Typing notices and read marks of the open case, both ways between its visitor and its agent
-// (README "Typing and read marks in a case").
+// (docs/reference/agent-api.md, "Typing and read marks in a case").
 
 /**
  * The open case's conversation as its agent sees it: whether it is theirs (`mine`: assigned to

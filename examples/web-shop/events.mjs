@@ -1,4 +1,4 @@
-// Parley's events to the shop's backend (README "Events to your backend"): POST /events, signed as
+// Parley's events to the shop's backend (docs/reference/events.md): POST /events, signed as
 // Standard Webhooks with the endpoint's `whsec_` secret (EVENTS_SECRET). On `message.new`, whoever
 // is not connected right now would get a push notification: here the shop only logs it.
 import { createHmac, timingSafeEqual } from 'node:crypto'

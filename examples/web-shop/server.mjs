@@ -57,7 +57,7 @@ const clientAddress = (request) => (request.socket.remoteAddress ?? '').replace(
 
 /**
  * Asks Parley for an auth ticket for the logged-in user, with the device data of their browser
- * (README "Walk-through: organization → server key → ticket"). The Server-Key never leaves here.
+ * (docs/getting-started/backend.md). The Server-Key never leaves here.
  */
 async function requestTicket(user, request) {
   const response = await fetch(`${parleyURL}/v1/server/auth_ticket/request`, {

@@ -7,7 +7,7 @@ const list = (value: string | undefined) =>
     .filter(Boolean)
 const id = (o: Record<string, string>) => o.id as string
 
-/** The CLI's event endpoints (README "Events to your backend"), alongside the chatbot commands. */
+/** The CLI's event endpoints (docs/reference/events.md), alongside the chatbot commands. */
 export const eventCommands: Record<string, Command> = {
   'event-endpoint create': {
     usage: 'event-endpoint create --org ORGANIZATION_ID --url URL --events TYPE,TYPE…',

@@ -44,6 +44,10 @@ const GLOBAL_NOTES = [
   '  --json   print exactly one JSON object on one line to stdout',
   '  --help   print this help',
   'Changes are written to the organization\'s audit log as made by "cli:<your OS user>".',
+  '',
+  "It reads the same settings as the server, from the environment: run it with the server's",
+  'DATA_DIR (or DATABASE_URL and PARLEY_MASTER_KEY) to work on its data, and its PUBLIC_URL (else',
+  "HOST and PORT) for the URLs it prints, such as a chatbot's webhookURL.",
 ].join('\n')
 
 class UsageError extends Error {}
@@ -154,7 +158,14 @@ async function main(argv: string[]): Promise<number> {
     const input = parsed.command.stdin ? await readLine() : ''
     // A worker number for the IDs of the rows it creates, given back when the database closes.
     if (!parsed.command.readOnly) await database.ids.lease()
-    print(await parsed.command.run({ services, actor: cliActor() }, parsed.options, input), parsed.json)
+    const result = await parsed.command.run({ services, actor: cliActor() }, parsed.options, input)
+    print(result, parsed.json)
+    if ('webhookURL' in result && !process.env.PUBLIC_URL) {
+      // The URL is only right if the server listens where this shell's HOST and PORT say.
+      process.stderr.write(
+        `note: webhookURL is built from HOST and PORT (${config.publicURL}): set the server's PUBLIC_URL, or its HOST and PORT, if it listens elsewhere\n`,
+      )
+    }
     return 0
   } catch (error) {
     if (!isAppError(error)) throw error

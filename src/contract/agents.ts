@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { Agent } from '../domain/agents/agent.js'
 import { shapeOf } from './shape.js'
 
-/** An agent or admin account (DESIGN §10), as the agent API shows it to agents and admins. */
+/** An agent or admin account (docs/reference/agent-api.md), as the agent API shows it to agents and admins. */
 export const agentShape = shapeOf<Agent>()(
   z.object({
     agentAccountID: z.string(),

@@ -5,7 +5,7 @@ import { MAX_BODY_CHARACTERS } from '../domain/messages/message-types.js'
 import { optionalText, params, requiredID, requiredText } from '../http/params.js'
 import { shapeOf } from './shape.js'
 
-// Canned replies (README "Canned replies"): an organization's saved answers, which agents insert in
+// Canned replies (docs/reference/agent-api.md, "Canned replies"): an organization's saved answers, which agents insert in
 // the reply box with `/shortcut`; admins manage them.
 
 const SHORTCUT = /^[a-z0-9_-]{1,32}$/

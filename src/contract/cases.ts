@@ -10,7 +10,7 @@ import {
 } from '../http/params.js'
 import { shapeOf } from './shape.js'
 
-// The support case (DESIGN §7) as the visitor and agent APIs both show it, and the requests both
+// The support case (docs/reference/cases.md) as the visitor and agent APIs both show it, and the requests both
 // take: one case, and a message written in it.
 
 export const caseShape = shapeOf<Case>()(

@@ -14,7 +14,7 @@ import {
 } from '../http/params.js'
 import { shapeOf } from './shape.js'
 
-// The client API's objects (DESIGN §4, §5), and the requests the chat API shares with the
+// The client API's objects (docs/reference/client-api.md), and the requests the chat API shares with the
 // /connect socket's frames.
 
 export const userShape = shapeOf<User>()(

@@ -17,8 +17,8 @@ import { cached } from '../lib/cached.js'
 import { caseShape } from './cases.js'
 import { shapeOf } from './shape.js'
 
-// Event endpoints: where an organization's backend gets its events (README "Events to your
-// backend"), and their recent deliveries, as the admin API shows them.
+// Event endpoints: where an organization's backend gets its events (docs/reference/events.md),
+// and their recent deliveries, as the admin API shows them.
 
 export const eventTypeShape = z.enum(EVENT_TYPES)
 
@@ -60,7 +60,7 @@ export const eventDeliveryShape = shapeOf<EventDelivery>()(
   }),
 )
 
-// The events themselves (README "Events to your backend"): each type's body as a schema, checked
+// The events themselves (docs/reference/events.md): each type's body as a schema, checked
 // by the compiler against the domain's EventData. The bodies are written through these schemas
 // (encodeEvent), and /docs shows them as OpenAPI `webhooks` (eventWebhooks): one source for both.
 

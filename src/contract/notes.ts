@@ -10,7 +10,7 @@ import {
 } from '../http/params.js'
 import { shapeOf } from './shape.js'
 
-// Internal notes on a case and @mentions of agents (README "Internal notes and mentions"): agents
+// Internal notes on a case and @mentions of agents (docs/reference/agent-api.md, "Internal notes and mentions"): agents
 // only, never in the visitor's room.
 
 export const noteShape = shapeOf<CaseNote>()(

@@ -7,7 +7,7 @@ import type { Topic } from '../domain/topics/topics.service.js'
 import { shapeOf } from './shape.js'
 
 // An organization's settings: its server keys, app keys, chatbots and topics, and the audit log of changes to
-// them, as the admin API shows them (DESIGN §10; visitors see topics too).
+// them, as the admin API shows them (docs/reference/agent-api.md; visitors see topics too).
 
 // A key pair's fields but its id, the same for server keys and app keys.
 const keyPairFields = { organizationID: z.string(), created: z.number().int() }

@@ -4,7 +4,7 @@ import type { Report, ReportFigures, ReportRow } from '../domain/reports/reports
 import { optionalInteger, optionalText, params, requiredChoice, requiredText } from '../http/params.js'
 import { shapeOf } from './shape.js'
 
-// Support reports of the agent API (README "Reports"): the request and the figures.
+// Support reports of the agent API (docs/reference/agent-api.md, "Reports"): the request and the figures.
 
 const localDay = (description: string) => (name: string) =>
   requiredText({ max: 10 })(name)

@@ -4,7 +4,7 @@ import { optionalInteger, optionalText, params, requiredChoice } from '../http/p
 import { taggedCaseShape, tagList } from './cases.js'
 import { shapeOf } from './shape.js'
 
-// The case search of the agent API (README "Searching cases"): the request and what it finds.
+// The case search of the agent API (docs/reference/agent-api.md, "Searching cases"): the request and what it finds.
 
 const timestamp = (description: string) =>
   optionalInteger({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0, description })

@@ -4,7 +4,7 @@ import type { VisitorProfile } from '../domain/cases/visitors.js'
 import { taggedCaseShape } from './cases.js'
 import { shapeOf } from './shape.js'
 
-// Who agents are talking to (DESIGN §10): a case as the agents' lists show it (its visitor and
+// Who agents are talking to (docs/reference/agent-api.md): a case as the agents' lists show it (its visitor and
 // last message), and a visitor's profile.
 
 export const agentCaseShape = shapeOf<AgentCase>()(

@@ -18,7 +18,7 @@ declare module 'fastify' {
 }
 
 /**
- * Body rules of every JSON endpoint (DESIGN §2): an empty body is `{}` with or without a JSON
+ * Body rules of every JSON endpoint (docs/reference/errors.md): an empty body is `{}` with or without a JSON
  * content type; a non-empty body must be JSON (415 otherwise) holding an object (40002 otherwise).
  */
 export function useJSONBodies(app: FastifyInstance): void {

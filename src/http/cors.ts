@@ -1,7 +1,7 @@
 import cors from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
 
-/** Endpoints browser clients call from other origins (DESIGN §2); the rest are same-origin only. */
+/** Endpoints browser clients call from other origins (docs/reference/errors.md); the rest are same-origin only. */
 const CLIENT_FACING = ['/v1/auth/', '/v1/client/', '/v1/chat/', '/api/visitor/v1/client/', '/connect']
 
 /**

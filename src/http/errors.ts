@@ -20,7 +20,7 @@ export interface ErrorAnswer {
 }
 export type ErrorFormat = (error: AppError) => ErrorAnswer
 
-/** The JSON APIs' envelope (DESIGN §2). */
+/** The JSON APIs' envelope (docs/reference/errors.md). */
 export const envelopeFormat: ErrorFormat = (error) => {
   const body = failure(error)
   return { status: body.status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) }

@@ -1,6 +1,6 @@
 // IDs are time-sortable decimal strings of at most 2^53 − 1 (Number.MAX_SAFE_INTEGER): the chat
 // SDK family computes personal room IDs from numeric userIDs, and its JavaScript clients parse them
-// as numbers, which are exact only up to there (DESIGN §5). 53 bits: 41 of milliseconds since EPOCH
+// as numbers, which are exact only up to there (docs/reference/client-api.md). 53 bits: 41 of milliseconds since EPOCH
 // (2026-01-01, enough until 2095), 6 naming the worker, 6 of sequence: 64 IDs per millisecond per
 // worker, the 65th borrows the next millisecond. With so few bits nothing can be left to chance: the
 // worker number is leased from the database (storage/id-workers.ts), so no two issuers of one

@@ -10,8 +10,8 @@ type Collect = (options?: { type: 'major'; execution: 'sync'; flavor: 'last-reso
 const GC_OPTIONS = Number(process.versions.v8.split('.')[0]) >= 12
 
 /**
- * Keeps start-up from leaving memory behind that an idle server never gives back (README,
- * Performance). While the server starts, V8's young generation is held at its first size: V8
+ * Keeps start-up from leaving memory behind that an idle server never gives back (docs/benchmarks.md,
+ * start-up). While the server starts, V8's young generation is held at its first size: V8
  * doubles it whenever most of it survives a collection, and start-up is almost all survivors
  * (modules, routes, prepared statements), so Node 24 grew it to 32 MB it no longer needs. Held,
  * those survivors go straight to the old generation, where they were bound anyway.

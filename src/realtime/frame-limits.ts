@@ -1,7 +1,7 @@
 import type { Clock } from '../lib/clock.js'
 import { TYPING_REPEAT_MS, TypingNotices } from '../lib/typing-notices.js'
 
-// What one socket may send (README "Real time"): a flood of frames must neither hold the event
+// What one socket may send (docs/reference/real-time.md): a flood of frames must neither hold the event
 // loop nor reach other users. Frames over the rate are answered with 42900 without being handled;
 // a socket that goes on sending into a refusal is closed with FLOOD_CLOSE_CODE.
 

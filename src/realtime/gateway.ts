@@ -25,7 +25,7 @@ export interface GatewayOptions extends FrameLimitOptions {
   presence: Presence
   /** Time for the frame limits (tests move it by hand). */
   clock: Clock
-  /** Protocol pings this often; a socket that misses two pongs is dropped (DESIGN §6: 25 s). */
+  /** Protocol pings this often; a socket that misses two pongs is dropped (docs/reference/real-time.md: 25 s). */
   pingIntervalMs: number
   /** A socket with more than this waiting to be sent is cut off as a slow consumer (1 MiB). */
   maxBufferedBytes: number
@@ -73,7 +73,7 @@ declare module 'fastify' {
 }
 
 /**
- * `GET /connect`: the WebSocket of clients (DESIGN §6). The access token is checked before the
+ * `GET /connect`: the WebSocket of clients (docs/reference/real-time.md). The access token is checked before the
  * upgrade (401 in the envelope otherwise); then hub events for the socket's user and session
  * arrive as frames, and the client may send messages and typing notices. `?check=1` without an
  * upgrade only checks the token.
@@ -95,7 +95,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       for (const { socket } of reached) socket.close(4001, 'session revoked')
   })
   // A socket that stays open misses nothing: when events may have been lost, every socket here
-  // is closed, and its client reconnects and reads what it missed (README: Failure modes).
+  // is closed, and its client reconnects and reads what it missed (docs/operations/failure-modes.md).
   const unlisten = services.hub.onLoss(() => {
     for (const { socket } of connections.all())
       socket.close(CLOSE_RESYNC, 'events may have been missed; resync')

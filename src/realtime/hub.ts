@@ -1,4 +1,4 @@
-/** One real-time event, as sent to clients: `{"eventName": "...", "data": {...}}` (DESIGN §6). */
+/** One real-time event, as sent to clients: `{"eventName": "...", "data": {...}}` (docs/reference/real-time.md). */
 export interface RealtimeEvent {
   eventName: string
   data: unknown

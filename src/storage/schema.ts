@@ -119,7 +119,7 @@ export interface RoomsTable {
   created: number
   updated: number
   last_message_created: Generated<number>
-  /** In a case's room: how far the case's agents have read (DESIGN §7); 0 elsewhere. */
+  /** In a case's room: how far the case's agents have read (docs/reference/cases.md); 0 elsewhere. */
   agents_read_up_to: Generated<number>
   /** How many times a message of the room changed after it was stored (a delete, say). */
   message_changes: Generated<number>

@@ -27,7 +27,7 @@ export function launchBrowser(): Promise<Browser> {
 
 /**
  * Saves a screenshot as a test artifact: under test-artifacts/console/<run>/, or where
- * CONSOLE_SCREENSHOTS says (`npm run screenshots` puts the README's in docs/console).
+ * CONSOLE_SCREENSHOTS says (`npm run screenshots` puts the docs' in docs/console).
  */
 export async function screenshot(page: Page, run: string, name: string): Promise<string> {
   const dir = process.env.CONSOLE_SCREENSHOTS ?? join('test-artifacts', 'console', run)

@@ -4,7 +4,7 @@ import type { Services } from '../../src/services.js'
 /** Who the tests' own setup acts as (as the CLI would: it reaches every organization). */
 export const operator: Actor = { kind: 'cli', user: 'test' }
 
-/** A request body that passes every rule of spec §2.1; `overrides` replace or add fields. */
+/** A request body that passes every rule of docs/reference/server-api.md; `overrides` replace or add fields. */
 export function validTicketRequest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     userIPAddress: '203.0.113.7',

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely'
 import type { ReportFigures, ReportRequest, ReportRow } from '../../src/domain/reports/reports.js'
 import type { CasesTable } from '../../src/storage/schema.js'
 
-// Support reports (README "Reports") computed the plain way, for tests to compare with: every
+// Support reports (docs/reference/agent-api.md, "Reports") computed the plain way, for tests to compare with: every
 // event of every case, its local date by Intl, filtered, grouped, medians by sorting.
 
 interface Event {

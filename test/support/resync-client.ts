@@ -2,12 +2,12 @@ import WebSocket from 'ws'
 import { send } from './app.js'
 import { wsURL } from './sockets.js'
 
-// A client that follows the README's resync procedure (Failure modes), as an application would:
+// A client that follows the resync procedure (Failure modes), as an application would:
 // on any close it reconnects (to whichever instance answers), then reads each room with
 // `list_by_room/after` from the last `created` it saw, less the overlap, and drops what it already
 // has by messageID. Live messages that arrive while it reads are held and applied after.
 
-/** How far back a resync reads (README: an announcement can overtake a slightly older one). */
+/** How far back a resync reads (docs/reference/real-time.md: an announcement can overtake a slightly older one). */
 export const RESYNC_OVERLAP_MS = 10_000
 
 interface Message {

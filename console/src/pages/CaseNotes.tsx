@@ -5,7 +5,7 @@ import { useLiveEvents } from '../workspace'
 
 // Internal notes in the case view: kept live, and shown in the conversation as notes.
 
-/** `@[Name](agentAccountID)`, as the picker inserts a mention (README "Internal notes and mentions"). */
+/** `@[Name](agentAccountID)`, as the picker inserts a mention (docs/reference/agent-api.md, "Internal notes and mentions"). */
 const MENTION = /@\[([^\]\n]{0,200})\]\(([A-Za-z0-9_-]{1,64})\)/g
 
 /** Notes merged by ID, oldest first. */

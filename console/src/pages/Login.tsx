@@ -52,6 +52,14 @@ export function Login({ onSignedIn }: { onSignedIn: (session: Session) => void }
         <button type="submit" className="btn primary wide" disabled={pending}>
           {pending ? 'Signing in…' : 'Sign in'}
         </button>
+        <p className="muted login-help">
+          No account? An admin of your organization makes one under Settings → Agents. Setting Parley up? The
+          server's log names the command for the first admin when it starts without one:{' '}
+          <code>
+            echo 'a long passphrase' | npm run --silent parley -- agent create --org &lt;organizationID&gt;
+            --email you@example.com --name "Your Name" --role admin
+          </code>
+        </p>
       </form>
     </main>
   )

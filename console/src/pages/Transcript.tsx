@@ -31,7 +31,7 @@ export function Transcript({
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' })
   }, [count])
-  // The server names every sender (DESIGN §5); these are for one that no longer exists.
+  // The server names every sender (docs/reference/client-api.md); these are for one that no longer exists.
   const sender = (message: Message) => {
     const [role, id = ''] = message.user.userID.split(':')
     if (message.user.fullname) return message.user.fullname

@@ -30,7 +30,7 @@ export function TransferButton({
 export function passOnChoices(item: Case, me: Agent) {
   const holder = item.status === 'assigned' && item.agentAccountID === me.agentAccountID
   const admin = me.role === 'admin'
-  // A waiting case is also its topic's agents' to move (DESIGN §10); assigned ones are the holder's.
+  // A waiting case is also its topic's agents' to move (docs/reference/agent-api.md); assigned ones are the holder's.
   const topicAgent = item.status === 'queued' && me.topics.includes(item.topicID)
   const toColleague = holder ? 'transfer' : admin ? 'assign' : undefined
   const toTopic = holder || admin || topicAgent

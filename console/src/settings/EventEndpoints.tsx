@@ -5,7 +5,7 @@ import { fullTime, when } from '../format'
 import { useAction, useLoad } from '../hooks'
 import type { EventEndpoint, EventType } from '../types'
 
-/** Every event type, as the admin API takes them (README "Events to your backend"). */
+/** Every event type, as the admin API takes them (docs/reference/events.md). */
 const EVENT_TYPES: EventType[] = [
   'message.new',
   'message.read',

@@ -13,7 +13,7 @@ import type {
   User,
 } from './types.js'
 
-// The typed calls of the chat API (README: The client API) and the visitor API (Support cases).
+// The typed calls of the chat API (docs/reference/client-api.md) and the visitor API (docs/reference/cases.md).
 // Sends go through the outbox; everything else is one authorized POST.
 
 export interface ApiContext {

@@ -1,5 +1,5 @@
 // Every failure the SDK reports is a ParleyError: the server's envelope error as it came
-// (README: Errors of every JSON endpoint), or one of the SDK's own codes for what never reached
+// (docs/reference/errors.md), or one of the SDK's own codes for what never reached
 // an envelope (`network`, `session_ended`, `logged_out`).
 
 export class ParleyError extends Error {

@@ -1,7 +1,7 @@
 import type { Progress } from './transport.js'
 import type { FileData, FileObject, Message } from './types.js'
 
-// Attachments (README: the client SDK, Attachments): a file is uploaded first (multipart, with
+// Attachments (docs/guides/sdk.md; docs/reference/attachments.md): a file is uploaded first (multipart, with
 // progress), then a message carries it by its fileID. What it is sent as (an image, a video or a
 // file) follows the media type the server read from the bytes, never the file's name.
 

@@ -6,7 +6,7 @@ import type { Message, QuickReply } from './types.js'
 // Messages not stored yet. Each gets its localID before anything is sent and is written to the
 // store first, so neither a network error nor a reload loses it; entries go out one at a time, in
 // the order written, and one that fails for now is retried (same localID) before any later one.
-// The server stores a localID once (README: a send is idempotent on (sender, localID)), so a
+// The server stores a localID once (docs/reference/client-api.md: a send is idempotent on (sender, localID)), so a
 // retry of a send whose answer was lost stores nothing new. A refusal (a 4xx other than 401, 408
 // and 429) is final: the entry is dropped and its sender hears why.
 

@@ -4,7 +4,7 @@ import type { Session } from './session.js'
 import type { Transport } from './transport.js'
 import type { ConnectionState } from './types.js'
 
-// The /connect socket (README: Real time). Before each attempt `GET /connect?check=1` proves the
+// The /connect socket (docs/reference/real-time.md). Before each attempt `GET /connect?check=1` proves the
 // token (a refused upgrade says nothing a browser can read, while the check's 40104 asks for a
 // refresh); the socket then carries the token in its URL, as browsers must. On any close it
 // reconnects with exponential backoff and full jitter; a 4001 close (session revoked) needs a

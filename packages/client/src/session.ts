@@ -3,7 +3,7 @@ import type { Store } from './storage.js'
 import type { Transport } from './transport.js'
 import type { User } from './types.js'
 
-// The signed-in session (README: Walk-through: the client app). A ticket from the customer's
+// The signed-in session (docs/getting-started/client-app.md). A ticket from the customer's
 // backend is traded for tokens once; the access token lives 15 minutes, then calls answer 40104
 // and the refresh token (which rotates) buys new ones; a refused refresh token or a revoked session
 // (40103) needs a new ticket. Tokens are kept in the store so a reload signs nobody in again, and

@@ -1,7 +1,7 @@
 import { ParleyError } from './errors.js'
 import type { Message, MessagePage } from './types.js'
 
-// The message stream of watched rooms (README: Real time, "whenever a socket closes"): each
+// The message stream of watched rooms (docs/reference/real-time.md: whenever a socket closes): each
 // messageID reaches the application once, in `created` order per room. While no socket is open,
 // and while a room is being read after one opened, what arrives for the room (live frames, sent
 // messages) is held; the room is read with list_by_room/after from the last `created` it saw

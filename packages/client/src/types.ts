@@ -1,4 +1,4 @@
-// The objects of Parley's client and visitor APIs, as the server sends them (README: The client
+// The objects of Parley's client and visitor APIs, as the server sends them (docs/reference/client-api.md
 // API, Support cases). Fields are named as on the wire, so a payload can be passed on unchanged.
 
 /** A user. Senders that are not end users have `userID` `agent:<id>`, `chatbot:<id>` or `system`. */

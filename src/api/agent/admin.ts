@@ -86,7 +86,7 @@ export const describeAdmin = <B, R extends z.ZodType>(summary: string, body: B, 
 })
 
 /**
- * The admin API (DESIGN §10): an organization's server keys, app keys, chatbots, topics and agents, for its
+ * The admin API (docs/reference/agent-api.md): an organization's server keys, app keys, chatbots, topics and agents, for its
  * admins only. The services enforce who may change or read what and write the audit log, whoever
  * calls them (these routes, the CLI); the routes parse the request and shape the answer.
  */

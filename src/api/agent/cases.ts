@@ -55,7 +55,7 @@ const markReadRequest = params({
   messageID: optionalText({ max: 64, description: 'Up to this message of the case; default: its newest.' }),
 })
 
-/** The agents' case routes (DESIGN §9, §10), in the signed-in scope of the agent API. */
+/** The agents' case routes (docs/reference/agent-api.md), in the signed-in scope of the agent API. */
 export async function agentCaseAPI(signedIn: FastifyInstance): Promise<void> {
   const routes = signedIn.withTypeProvider<ZodTypeProvider>()
   const cases = routes.services.cases.agents

@@ -62,7 +62,7 @@ const teamShape = z.object({
   ),
 })
 /**
- * The agent API (DESIGN §10). Agents sign in with email and password and then send either the
+ * The agent API (docs/reference/agent-api.md). Agents sign in with email and password and then send either the
  * session cookie (the console: changes must carry the X-CSRF-Token of the login) or
  * `Authorization: Bearer <token>` (scripts).
  */

@@ -15,7 +15,7 @@ const unauthorized = errorEnvelope(
 )
 
 /**
- * Client authentication (DESIGN §4): ticket → tokens, refresh, logout (the pre-connect check
+ * Client authentication (docs/reference/client-api.md): ticket → tokens, refresh, logout (the pre-connect check
  * lives with the WebSocket, in realtime/gateway.ts). The credential travels as `Authorization: Bearer <...>`; the body is empty.
  */
 export async function authAPI(app: FastifyInstance): Promise<void> {

@@ -35,7 +35,7 @@ const errors = {
 const page = z.object({ messages: z.array(messageShape), hasMore: z.boolean() })
 
 /**
- * The chat API (DESIGN §5): users, rooms and messages, for the user of the access token. Every
+ * The chat API (docs/reference/client-api.md): users, rooms and messages, for the user of the access token. Every
  * route needs one (checked before the body is read).
  */
 export async function chatAPI(fastify: FastifyInstance): Promise<void> {

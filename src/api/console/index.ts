@@ -35,7 +35,7 @@ const SECURITY_HEADERS = {
 }
 
 /**
- * The web console for agents and admins (DESIGN §10): the static build of `console/` at
+ * The web console for agents and admins (docs/guides/console.md): the static build of `console/` at
  * /console/, every other /console/ path answered with its index.html (the app routes itself).
  */
 export async function consoleApp(fastify: FastifyInstance, options: { root?: string } = {}): Promise<void> {

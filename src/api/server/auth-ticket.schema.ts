@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import { optionalText, params, requiredChoice, requiredText } from '../../http/params.js'
 import { isEmail, isHTTPURL, isIPAddress, isPhone } from '../../lib/formats.js'
 
-/** The optional profile fields of spec §2.1 (the server API's user/update takes them too). */
+/** The optional profile fields of the ticket request (docs/reference/server-api.md; the server API's user/update takes them too). */
 export const OPTIONAL_PROFILE_FIELDS = {
   email: optionalText({ max: 255, valid: isEmail, description: "(107) The user's e-mail address." }),
   phone: optionalText({ max: 255, valid: isPhone, description: '(108) Phone number, country code first.' }),
@@ -20,7 +20,7 @@ export const OPTIONAL_PROFILE_FIELDS = {
   userRoleCode: optionalText({ max: 255, description: "(112) The user's role code." }),
 }
 
-/** Field codes of the profile (spec §2.1). */
+/** Field codes of the profile (docs/reference/server-api.md). */
 export const PROFILE_CODES = {
   fullName: '106',
   email: '107',

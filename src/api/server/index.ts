@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 /**
- * The server-to-server API: the auth ticket (spec §4.1), and users, rooms, messages and cases. Every route needs a valid Server-Key, checked in
+ * The server-to-server API: the auth ticket (docs/reference/server-api.md), and users, rooms, messages and cases. Every route needs a valid Server-Key, checked in
  * onRequest: before the body is read, so a request without a valid key gets 40001 whatever it sent.
  */
 export async function serverAPI(app: FastifyInstance): Promise<void> {

@@ -38,7 +38,7 @@ const errors = {
 }
 
 /**
- * The visitor API (DESIGN §7): topics and the visitor's own support cases. The case's messages
+ * The visitor API (docs/reference/cases.md): topics and the visitor's own support cases. The case's messages
  * are also in its room, readable with the chat API and delivered over /connect.
  */
 export async function visitorAPI(fastify: FastifyInstance): Promise<void> {

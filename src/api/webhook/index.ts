@@ -29,7 +29,7 @@ const TRANSPORT_REASONS: Record<string, string> = {
   [MALFORMED_REQUEST]: 'invalid request',
 }
 
-/** The webhook's plain-text answers (spec §7.2, DESIGN §8), word for word. */
+/** The webhook's plain-text answers (docs/reference/chatbot-webhook.md), word for word. */
 export const webhookFormat: ErrorFormat = (error) => {
   const [status, text] = ((): [number, string] => {
     switch (error.kind) {
@@ -84,7 +84,7 @@ const ANSWERS = {
 }
 
 /**
- * `POST /api/visitor/v1/webhook/chatbot/custom/:organizationID/:chatbotID` (spec §4.2): the
+ * `POST /api/visitor/v1/webhook/chatbot/custom/:organizationID/:chatbotID` (docs/reference/chatbot-webhook.md): the
  * custom chatbot answers a case, hands it over, or closes it. The Secret-Key is checked before the
  * body is read; the body is JSON whatever its Content-Type.
  */

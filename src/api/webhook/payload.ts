@@ -2,7 +2,7 @@ import { MAX_BODY_CHARACTERS, type MessageContent, MessageType } from '../../dom
 import { AppError } from '../../errors/app-error.js'
 import { holdsOnlyText, isHTTPURL, isID, isText } from '../../lib/formats.js'
 
-// The chatbot webhook's payloads (spec §2.4, §4.2; DESIGN §8), checked with the plain-text reasons
+// The chatbot webhook's payloads (docs/reference/chatbot-webhook.md), checked with the plain-text reasons
 // chatbots of the product family expect.
 
 export type WebhookEvent =
@@ -72,7 +72,7 @@ function localIDOf(value: unknown): string | undefined {
   return typeof value === 'string' ? text(value, 'local id') : undefined
 }
 
-/** One bot message as stored (DESIGN §5's table); `customData` is kept in `data.customData`. */
+/** One bot message as stored (docs/reference/client-api.md); `customData` is kept in `data.customData`. */
 function message(item: unknown): { localID?: string; content: MessageContent } {
   if (!isObject(item) || item.type === undefined || item.type === null || item.type === '') {
     throw reject('message type is required')

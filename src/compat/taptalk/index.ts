@@ -15,7 +15,7 @@ import { DOWNLOAD, taptalkFiles } from './files.js'
 import { toSDKMessage, toSDKRoom } from './model.js'
 import { taptalkDialect } from './socket.js'
 
-// The compatibility layer for the TapTalk.io SDKs (DESIGN §12): a request is theirs when it
+// The compatibility layer for the TapTalk.io SDKs (docs/guides/taptalk.md): a request is theirs when it
 // carries an App-Key (header, or `app_key` on /connect). Parley's own API is unchanged; here its
 // requests and answers are translated at the edges:
 // - bodies: any Content-Type, and the JSON string "" for "no parameters";

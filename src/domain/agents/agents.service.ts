@@ -62,7 +62,7 @@ export class AgentsService {
     checkRole(input.role)
     checkPassword(input.password, 'password')
     const topics = await this.topicIDs(organizationID, input.topics?.length ? input.topics : [0])
-    // One account per address across Parley: say no without saying whose (DESIGN §2: never leak).
+    // One account per address across Parley: say no without saying whose.
     const taken = new AppError('conflict', 'email is not available')
     if (await this.deps.repositories.agents.findAgentByEmail(database.db, email)) throw taken
     const now = this.deps.clock.now()

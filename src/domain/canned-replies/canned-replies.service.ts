@@ -61,7 +61,7 @@ const shortcutTaken = (shortcut: string) =>
 const normalQuery = (query: string | undefined) => (query ?? '').trim().toLowerCase().replace(/^\//, '')
 
 /**
- * Canned replies (README "Canned replies"): every agent of an organization lists them, filled in
+ * Canned replies (docs/reference/agent-api.md, "Canned replies"): every agent of an organization lists them, filled in
  * for a case's visitor and themselves; its admins (and the CLI) create, change and delete them,
  * each change in the audit log.
  */

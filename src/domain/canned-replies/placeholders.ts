@@ -1,4 +1,4 @@
-// The placeholders of a canned reply's text (README "Canned replies"), filled in for one case:
+// The placeholders of a canned reply's text (docs/reference/agent-api.md, "Canned replies"), filled in for one case:
 // its visitor and the agent who inserts the reply. Anything else in braces stays as typed.
 
 /** What a reply's placeholders are filled in with. */

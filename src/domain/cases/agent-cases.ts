@@ -44,7 +44,7 @@ const MAX_TYPING_CASES = 10_000
 const READ_ANNOUNCED = 100
 
 /**
- * The agents' side of support cases (DESIGN §9, §10): the inbox, taking, passing on, replying,
+ * The agents' side of support cases (docs/reference/agent-api.md): the inbox, taking, passing on, replying,
  * typing, read marks, closing.
  */
 export class AgentCases {

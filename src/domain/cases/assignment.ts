@@ -10,7 +10,7 @@ export interface AssignmentDependencies {
 }
 
 /**
- * Who gets a case (DESIGN §10): auto-assignment of waiting cases to available agents, a slot freed
+ * Who gets a case (docs/reference/agent-api.md): auto-assignment of waiting cases to available agents, a slot freed
  * refilled from the queue, and cases put back in their topic's queue.
  */
 export class Assignment {

@@ -57,7 +57,7 @@ export const caseNotFound = () => new AppError('notFound', 'case not found')
 export const caseClosed = () => caseIs('closed')
 
 /**
- * Runs changes of support cases (DESIGN §7, §8): every change to one case is one transaction, run
+ * Runs changes of support cases (docs/reference/cases.md, docs/reference/chatbot-webhook.md): every change to one case is one transaction, run
  * one at a time per case (in order of arrival here; a row lock orders them across instances);
  * status changes follow the state table and leave a system message; after the commit the new
  * messages go to the room and `case/update` to everyone following the case.

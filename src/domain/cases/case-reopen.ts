@@ -11,7 +11,7 @@ import type { CaseRows } from './case-rows.js'
 export const DEFAULT_REOPEN_WINDOW_HOURS = 72
 
 /**
- * Reopening a closed case (README "Agents and admins"): instead of making the visitor start over,
+ * Reopening a closed case (docs/reference/agent-api.md): instead of making the visitor start over,
  * an agent of the organization reopens it within the window after it closed, and it is theirs
  * (`closed` → `assigned`, as `case/take` gives a case: their own act, whatever their status).
  */

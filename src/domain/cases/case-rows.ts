@@ -73,7 +73,7 @@ export function previewOf(row: Pick<Selectable<MessagesTable>, 'type' | 'body' |
 }
 
 /**
- * The rows of agents' lists (DESIGN §10): cases with their visitors and last messages, for a page
+ * The rows of agents' lists (docs/reference/agent-api.md): cases with their visitors and last messages, for a page
  * of cases in a constant number of queries (the page's last messages, its visitors, and the names
  * of the agents and chatbots who said them), however long the page.
  */

@@ -38,7 +38,7 @@ export interface TagCount {
 }
 
 /**
- * An organization's labels on its cases (README "Agents and admins"): any agent of the
+ * An organization's labels on its cases (docs/reference/agent-api.md): any agent of the
  * organization sets a case's tags; visitors never see them.
  */
 export class CaseTags {

@@ -13,7 +13,7 @@ export interface CaseRating {
   rated: number
 }
 
-/** The case object of the visitor API (DESIGN §7). The handover summary is for agents only. */
+/** The case object of the visitor API (docs/reference/cases.md). The handover summary is for agents only. */
 export interface Case {
   caseID: string
   organizationID: string
@@ -48,7 +48,7 @@ export const reopenableUntil = (
 ) => (row.status === 'closed' && hours > 0 ? (row.closed_time ?? 0) + hours * 3_600_000 : null)
 
 /**
- * The state machine (DESIGN §7): the statuses a case may move to from each status. A case is born
+ * The state machine (docs/reference/cases.md): the statuses a case may move to from each status. A case is born
  * `bot` (an active chatbot exists) or `queued`; `closed` is left only when an agent reopens the
  * case (`case/reopen`, within CASE_REOPEN_WINDOW_HOURS of its closing), to that agent.
  */
@@ -74,7 +74,7 @@ const STATUS_WORDS: Record<CaseStatus, string> = {
 export const caseIs = (status: CaseStatus) => new AppError('conflict', `case is ${STATUS_WORDS[status]}`)
 
 /**
- * Who may put a case in a topic's queue (DESIGN §10): an admin, the agent holding it, and while
+ * Who may put a case in a topic's queue (docs/reference/agent-api.md): an admin, the agent holding it, and while
  * it waits, an agent of its topic (`agentTopics`: the acting agent's topics).
  */
 export function mayRequeue(

@@ -91,7 +91,7 @@ export const moveCase = (db: Kysely<Schema>, id: string, from: CaseStatus, chang
     .returningAll()
     .executeTakeFirst()
 
-/** Records an agent's first message in the case (README "Reports"): only the first one counts. */
+/** Records an agent's first message in the case (docs/reference/agent-api.md, "Reports"): only the first one counts. */
 export const markFirstResponse = (db: Kysely<Schema>, id: string, at: number) =>
   db
     .updateTable('cases')

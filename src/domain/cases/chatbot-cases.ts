@@ -29,7 +29,7 @@ const HANDED_OVER = 'The chatbot handed the case over to an agent'
 const NO_LONGER_ACTIVE = 'The chatbot is no longer active; the case goes to an agent'
 
 /**
- * The chatbot's side of support cases (spec §4.2, DESIGN §8): its three webhook events, and its
+ * The chatbot's side of support cases (docs/reference/chatbot-webhook.md): its three webhook events, and its
  * cases going to agents when it cannot answer.
  */
 export class ChatbotCases {

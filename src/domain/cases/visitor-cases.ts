@@ -35,7 +35,7 @@ export interface VisitorCasesDependencies {
   organizations: OrganizationsService
 }
 
-/** The visitor's side of support cases (DESIGN §7): open, read, write in and close their own cases. */
+/** The visitor's side of support cases (docs/reference/cases.md): open, read, write in and close their own cases. */
 export class VisitorCases {
   constructor(private readonly deps: VisitorCasesDependencies) {}
 
@@ -152,7 +152,7 @@ export class VisitorCases {
     // Again here, locked: a chatbot deactivated meanwhile must not get the case.
     const current = await chatbots.findActiveChatbot(trx, client.organizationID, { lock: true })
     row.status = current ? 'bot' : 'queued'
-    // Born waiting for an agent: handed over at once (README "Reports").
+    // Born waiting for an agent: handed over at once (docs/reference/agent-api.md, "Reports").
     row.handed_over_at = current ? null : row.created
     row.chatbot_id = current?.id ?? null
     if ((await cases.countOpenCases(trx, client.organizationID, client.userID)) >= maxOpen) {

@@ -31,7 +31,7 @@ export interface VisitorProfile {
 /** How many of a visitor's cases come with their profile (the newest). */
 export const VISITOR_CASES = 20
 
-/** Who a case's visitor is, for the agents of the visitor's organization (DESIGN §10). */
+/** Who a case's visitor is, for the agents of the visitor's organization (docs/reference/agent-api.md). */
 export class Visitors {
   constructor(
     private readonly deps: {

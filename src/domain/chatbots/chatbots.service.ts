@@ -20,7 +20,7 @@ export interface Chatbot {
   name: string
   url: string
   active: boolean
-  /** Also gets `case.closed` / `case.handed_over` when someone else did it (README "Events to your backend"). */
+  /** Also gets `case.closed` / `case.handed_over` when someone else did it (docs/reference/events.md). */
   caseEvents: boolean
   created: number
   updated: number

@@ -22,7 +22,7 @@ export interface DeliveryOptions {
    * deliveries (this one's wake it: see wake), and leases lapsed.
    */
   pollMs: number
-  /** One attempt's time limit (DESIGN §9: 10 s). */
+  /** One attempt's time limit (docs/reference/chatbot-webhook.md: 10 s). */
   timeoutMs: number
   /** A case whose oldest undelivered message is older than this goes to agents (BOT_HANDOVER_AFTER). */
   handoverAfterMs: number

@@ -11,7 +11,7 @@ function choiceOf(data: Record<string, unknown>) {
   return { interactive: data.interactive, whatsappba: { type: 'interactive', interactive: data.interactive } }
 }
 
-/** What a chatbot receives for one visitor message (DESIGN §9), in the product family's shape. */
+/** What a chatbot receives for one visitor message (docs/reference/chatbot-webhook.md), in the product family's shape. */
 export function deliveryBody(
   message: DeliveryContext,
   withLinks: (data: Record<string, unknown>) => Record<string, unknown>,

@@ -1,4 +1,4 @@
-/** The retry schedule (DESIGN §9): 1 s, 2 s, 4 s … capped at 10 min, jittered down by up to 20 %. */
+/** The retry schedule (docs/reference/chatbot-webhook.md): 1 s, 2 s, 4 s … capped at 10 min, jittered down by up to 20 %. */
 export const FIRST_RETRY_MS = 1000
 export const MAX_RETRY_MS = 10 * 60 * 1000
 /** After this long since the delivery was recorded, a failing delivery fails for good. */

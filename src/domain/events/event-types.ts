@@ -1,7 +1,7 @@
 import type { Case, CaseRating } from '../cases/case.js'
 
 /**
- * The events an organization's backend may subscribe to (README "Events to your backend"). Each
+ * The events an organization's backend may subscribe to (docs/reference/events.md). Each
  * goes out as `{"type", "timestamp", "organizationID", "data"}`, `data` as EventData has it per
  * type. The contract (contract/events.ts) holds each one's schema, checked against EventData by
  * the compiler, and the bodies are written through those schemas (see EventEncoder), which /docs

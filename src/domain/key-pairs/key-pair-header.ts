@@ -1,4 +1,4 @@
-// The header of a key pair (Server-Key, spec §5.1; App-Key, the TapTalk.io SDKs):
+// The header of a key pair (Server-Key, docs/reference/server-api.md; App-Key, the TapTalk.io SDKs):
 // base64("<KEY_ID>:<KEY_SECRET>").
 
 import { isText } from '../../lib/formats.js'

@@ -25,7 +25,7 @@ export interface RoomListEntry {
 }
 
 /**
- * What a client reads to catch up: its room list, and what changed since (DESIGN §6). Each
+ * What a client reads to catch up: its room list, and what changed since (docs/reference/real-time.md). Each
  * session keeps a sync point: the room list sets it, `new_and_updated` answers from it and moves it.
  */
 export class MessageSync {

@@ -1,7 +1,7 @@
 import { paramError } from '../../errors/app-error.js'
 import { isHTTPURL, isID } from '../../lib/formats.js'
 
-/** Message types of the chat API (DESIGN §5). */
+/** Message types of the chat API (docs/reference/client-api.md). */
 export const MessageType = {
   text: 1001,
   image: 1002,

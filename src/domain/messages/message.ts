@@ -23,7 +23,7 @@ export interface SendInput {
   replyTo?: string | undefined
 }
 
-/** The message object of the chat API and of `chat/sendMessage` events (DESIGN §5). */
+/** The message object of the chat API and of `chat/sendMessage` events (docs/reference/client-api.md). */
 export interface Message {
   messageID: string
   localID: string

@@ -8,7 +8,7 @@ import { nonUserSender } from './message.js'
 
 /**
  * Who sent messages, as `message.user` shows them: end users as they are, and agents and chatbots
- * under their display names (DESIGN §5), so a visitor's app can say who answers. One query per
+ * under their display names (docs/reference/client-api.md), so a visitor's app can say who answers. One query per
  * kind of sender, however many messages.
  */
 export class Senders {

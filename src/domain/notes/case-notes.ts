@@ -44,7 +44,7 @@ const NOTES_SHOWN = 200
 type NoteRow = Selectable<CaseNotesTable>
 
 /**
- * Internal notes on cases and @mentions of colleagues (README "Internal notes and mentions"): any
+ * Internal notes on cases and @mentions of colleagues (docs/reference/agent-api.md, "Internal notes and mentions"): any
  * agent of the organization who can see a case writes on it, also once closed; its agents hear of
  * new notes, and the agents mentioned are told and find the note in their mentions.
  */

@@ -1,4 +1,4 @@
-// Mentions in a note's text (README "Internal notes and mentions"): `@[Ada Admin](<agentAccountID>)`,
+// Mentions in a note's text (docs/reference/agent-api.md, "Internal notes and mentions"): `@[Ada Admin](<agentAccountID>)`,
 // which the console's picker inserts, or `@ada`, a colleague's e-mail local part (any case). Only
 // active agents of the note's organization are mentioned; anything else stays plain text.
 

@@ -13,7 +13,7 @@ export const EVENT = { opened: 0, handedOver: 1, closed: 2, rated: 3 } as const
 /** What reports group by: the local day, the case's topic, the case's agent. */
 export type Grouping = 'day' | 'topic' | 'agent'
 
-/** The figures of a group of cases (README "Reports"). Times are milliseconds. */
+/** The figures of a group of cases (docs/reference/agent-api.md, "Reports"). Times are milliseconds. */
 export interface ReportFigures {
   /** Cases opened (created) in the period. */
   opened: number

@@ -5,7 +5,7 @@ import { type DayEvents, type Event, packDay, unpackDay } from './day-events.js'
 import type { DayMemory } from './day-memory.js'
 import { DAY_MS } from './local-days.js'
 
-// The events of support reports (README "Reports"), per UTC day of an organization: a finished day
+// The events of support reports (docs/reference/agent-api.md, "Reports"), per UTC day of an organization: a finished day
 // from report_days (migration 0021) once stored there, else from the cases (through covering
 // indexes, migration 0016), and then stored. Triggers on `cases` bump a day's version and drop its
 // events in the transaction of any change to a case with an event in that day; a day is stored

@@ -58,7 +58,7 @@ const none = (): ReportFigures => ({
 })
 
 /**
- * Support reports (README "Reports"): per local day, topic or agent, the cases opened, handed over
+ * Support reports (docs/reference/agent-api.md, "Reports"): per local day, topic or agent, the cases opened, handed over
  * and closed, the median first response and resolution times, and the ratings given. Admins see
  * every case of their organization; an agent sees the figures of the cases they hold (or held
  * when the cases closed) only.

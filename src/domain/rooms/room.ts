@@ -19,7 +19,7 @@ export interface Room extends RoomSummary {
   updated: number
 }
 
-/** A personal room's ID: `<smaller userID>-<larger userID>`, compared as numbers (DESIGN §5). */
+/** A personal room's ID: `<smaller userID>-<larger userID>`, compared as numbers (docs/reference/client-api.md). */
 export function personalRoomID(a: string, b: string): string {
   return BigInt(a) < BigInt(b) ? `${a}-${b}` : `${b}-${a}`
 }

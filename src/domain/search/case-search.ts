@@ -56,7 +56,7 @@ const newestFirst = (a: CaseRow, b: CaseRow) =>
   b.created - a.created || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
 
 /**
- * Searching an organization's cases (README "Searching cases"): by words said in their messages
+ * Searching an organization's cases (docs/reference/agent-api.md, "Searching cases"): by words said in their messages
  * (the full-text index of search.repository.ts), by visitor, by case ID, narrowed by filters;
  * newest case first on both databases.
  */

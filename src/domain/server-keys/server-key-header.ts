@@ -1,3 +1,3 @@
-// The Server-Key header (spec §5.1): base64("<SERVER_KEY_ID>:<SERVER_KEY_SECRET>"), as every key pair's.
+// The Server-Key header (docs/reference/server-api.md): base64("<SERVER_KEY_ID>:<SERVER_KEY_SECRET>"), as every key pair's.
 
 export { encodeKeyPair as encodeServerKey } from '../key-pairs/key-pair-header.js'

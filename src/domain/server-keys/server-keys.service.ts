@@ -61,7 +61,7 @@ export class ServerKeysService {
   }
 
   /**
-   * Checks a Server-Key header value. Every kind of failure is one error (spec §5.1); the reason
+   * Checks a Server-Key header value. Every kind of failure is one error (docs/reference/server-api.md); the reason
    * is returned to the caller for the log only.
    */
   async authenticate(header: string | undefined): Promise<ServerKeyIdentity> {

@@ -8,7 +8,7 @@ import type { Events } from '../events/events.service.js'
 import type { Repositories } from '../repositories.js'
 import type { UserProfile } from '../users/user.js'
 
-/** A ticket is valid for one hour (spec §4.1) and can be exchanged once. */
+/** A ticket is valid for one hour (docs/reference/server-api.md) and can be exchanged once. */
 export const TICKET_LIFETIME_MS = 60 * 60 * 1000
 
 /** The device a ticket was requested for; it becomes the session's device on exchange. */

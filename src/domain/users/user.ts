@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { UsersTable } from '../../storage/schema.js'
 
-/** The profile a customer's backend sends for its user (spec §2.1), as saved. */
+/** The profile a customer's backend sends for its user (docs/reference/server-api.md), as saved. */
 export interface UserProfile {
   xcUserID: string
   fullName: string
@@ -14,7 +14,7 @@ export interface UserProfile {
   userRoleCode?: string | undefined
 }
 
-/** The user object of the client APIs (DESIGN §4); `fullname` as in the chat SDK's user model. */
+/** The user object of the client APIs (docs/reference/client-api.md); `fullname` as in the chat SDK's user model. */
 export interface User {
   userID: string
   xcUserID: string

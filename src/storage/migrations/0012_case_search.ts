@@ -1,7 +1,7 @@
 import { type Kysely, SqliteAdapter, sql } from 'kysely'
 import { indexedText } from '../../lib/search-words.js'
 
-// The case search (README "Searching cases"): a full-text index of the words of messages, in each
+// The case search (docs/reference/agent-api.md, "Searching cases"): a full-text index of the words of messages, in each
 // database's own full-text search, kept in step by the transaction that stores (or deletes) a
 // message. The words are cut by lib/search-words.ts, not by the database, so both index the same.
 // - SQLite: an FTS5 table without content of its own (contentless, deletable rows): rowid = the

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 
 // Canned replies: an organization's saved answers, which agents insert in the reply box with a
-// `/shortcut` (README "Canned replies"). A shortcut is unique in its organization: the index, not
+// `/shortcut` (docs/reference/agent-api.md, "Canned replies"). A shortcut is unique in its organization: the index, not
 // a look before the insert, decides between two admins creating the same one at once.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 
-// Support reports (README "Reports"): when a case first went to agents (`handed_over_at`: born
+// Support reports (docs/reference/agent-api.md, "Reports"): when a case first went to agents (`handed_over_at`: born
 // without a chatbot, or the chatbot handed it over, or an agent took it from the chatbot) and when an
 // agent first wrote in it (`first_response_at`). Both are set once, in the transaction that hands the
 // case over or stores the agent's message, and never changed again (not by a transfer or reopening).

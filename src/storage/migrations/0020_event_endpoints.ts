@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 
-// Events to the customer's backend (README "Events to your backend"), through the same outbox as
+// Events to the customer's backend (docs/reference/events.md), through the same outbox as
 // deliveries to chatbots:
 // - `event_endpoints`: where an organization wants its events (URL, secret sealed like chatbots',
 //   the event types as a JSON array), and whether it still gets them (`disabled_at` and why, once

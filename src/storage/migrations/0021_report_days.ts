@@ -1,6 +1,6 @@
 import { type Kysely, SqliteAdapter, sql } from 'kysely'
 
-// A cache of support reports' events (README "Reports"), shared by every instance on the database:
+// A cache of support reports' events (docs/reference/agent-api.md, "Reports"), shared by every instance on the database:
 // `report_days` holds per organization and UTC day (days since 1970-01-01) the events of its
 // cases in that day, packed (domain/reports/day-events.ts), and a version. Triggers on `cases`
 // bump the version and drop the events of every day a changed case has (or had) an event in, in
