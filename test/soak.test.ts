@@ -26,7 +26,8 @@ test.skipIf(!enabled)(
         duplicates: 0,
       })
       expect([row.fault, row.unexpected5xx]).toEqual([row.fault, 0])
-      expect(row.answers[200]).toBeGreaterThan(0)
+      // The load went on through each fault: every kind of write was acknowledged in it.
+      expect(Math.min(row.acknowledged.chat, row.acknowledged.case, row.acknowledged.upload)).toBeGreaterThan(0)
     }
   },
   300_000, // a deployment of its own (initdb included) and a minute of faults, on a busy 2-core machine

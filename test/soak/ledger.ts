@@ -37,10 +37,10 @@ export class Ledger {
     return count
   }
 
-  /** How many of `kind` acknowledged in `phase` satisfy `test`. */
-  count(kind: Kind, phase: string, test: (token: string) => boolean): number {
+  /** How many of `kind` were acknowledged in `phase`. */
+  count(kind: Kind, phase: string): number {
     let count = 0
-    for (const [token, at] of this.acknowledged.get(kind) ?? []) if (at === phase && test(token)) count++
+    for (const at of this.acknowledged.get(kind)?.values() ?? []) if (at === phase) count++
     return count
   }
 }

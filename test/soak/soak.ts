@@ -10,6 +10,8 @@ export interface FaultRow {
   fault: string
   /** Processes (instances, PostgreSQL, Redis, HAProxy) that ended without being told to. */
   died: string[]
+  /** Writes acknowledged during the fault: chat messages, case messages, uploads. */
+  acknowledged: Record<'chat' | 'case' | 'upload', number>
   /** Writes acknowledged during the fault that were never stored, delivered or served. */
   lost: number
   /** Stored twice, or delivered under two webhook-ids (the same webhook-id again is allowed). */
@@ -46,7 +48,7 @@ export async function soak({
     await load.start()
     log(`deployment up at ${deployment.url}: ${instances} instances; load started`)
     await pause(3000)
-    const phases: Omit<FaultRow, 'lost' | 'duplicates' | 'unexpected5xx' | 'answers'>[] = []
+    const phases: Pick<FaultRow, 'fault' | 'died' | 'readySeconds'>[] = []
     for (const fault of faults) {
       const started = Date.now()
       const deaths = { parts: deployment.died.length, postgres: deployment.cluster.unexpectedExits }
@@ -71,6 +73,11 @@ export async function soak({
       lost: missing.lost.get(phase.fault) ?? 0,
       duplicates: missing.duplicates.get(phase.fault) ?? 0,
       unexpected5xx: ledger.unexpected5xx(phase.fault),
+      acknowledged: {
+        chat: ledger.count('chat', phase.fault),
+        case: ledger.count('case', phase.fault),
+        upload: ledger.count('upload', phase.fault),
+      },
       answers: Object.fromEntries(ledger.answers.get(phase.fault) ?? []),
     }))
   } finally {
@@ -127,9 +134,19 @@ async function findMissing(deployment: SoakDeployment, ledger: Ledger, load: Soa
 
 /** The rows as a table. */
 export function formatRows(rows: FaultRow[]): string {
-  const header = ['fault', 'died', 'lost', 'duplicates', '5xx not 503', '/readyz green after', 'answers']
+  const header = [
+    'fault',
+    'acknowledged',
+    'died',
+    'lost',
+    'duplicates',
+    '5xx not 503',
+    '/readyz green after',
+    'answers',
+  ]
   const lines = rows.map((row) => [
     row.fault,
+    `${row.acknowledged.chat} chat, ${row.acknowledged.case} case, ${row.acknowledged.upload} uploads`,
     row.died.length === 0 ? '0' : row.died.join(', '),
     String(row.lost),
     String(row.duplicates),
