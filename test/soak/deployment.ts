@@ -110,6 +110,15 @@ export class SoakDeployment {
     this.instances[index] = instance
   }
 
+  /** Starts again each instance that died (not one killed on purpose and not started yet). */
+  async restartDead(): Promise<void> {
+    for (const [index, instance] of this.instances.entries())
+      if (instance.child.exitCode !== null && !this.killing.has(instance.child)) {
+        this.killing.add(instance.child)
+        await this.startInstance(index).catch(() => undefined)
+      }
+  }
+
   async killInstance(index: number): Promise<void> {
     const instance = this.instances[index] as ServerProcess
     await this.kill(instance.child, 'SIGKILL')

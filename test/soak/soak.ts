@@ -56,13 +56,12 @@ export async function soak({
       log(`injecting: ${fault.name}`)
       await fault.inject(deployment)
       const injected = Date.now()
-      while (!(await deployment.allReady())) await pause(100)
-      const readySeconds = (Date.now() - injected) / 1000
+      const readySeconds = await untilReady(deployment, injected)
       await pause(Math.max(0, started + phaseSeconds * 1000 - Date.now()))
       const died = deployment.died.slice(deaths.parts)
       if (deployment.cluster.unexpectedExits > deaths.postgres) died.push('PostgreSQL')
       phases.push({ fault: fault.name, died, readySeconds })
-      log(`  ready again after ${readySeconds.toFixed(1)} s`)
+      log(`  ready again after ${seconds(readySeconds)}`)
     }
     ledger.enter('after the faults')
     await load.stop()
@@ -85,6 +84,22 @@ export async function soak({
     await deployment.stop()
   }
 }
+
+/**
+ * Seconds from `since` until every instance is ready (Infinity: not within a minute). An instance
+ * that died is started again meanwhile, as its supervisor would: it is counted as died, and the
+ * soak goes on to the next fault.
+ */
+async function untilReady(deployment: SoakDeployment, since: number): Promise<number> {
+  while (Date.now() - since < 60_000) {
+    await deployment.restartDead()
+    if (await deployment.allReady()) return (Date.now() - since) / 1000
+    await pause(100)
+  }
+  return Number.POSITIVE_INFINITY
+}
+
+const seconds = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} s` : 'not within 60 s')
 
 /** Waits (up to two minutes) until every acknowledged message has reached its receiver. */
 async function drained(deployment: SoakDeployment, ledger: Ledger, log: (line: string) => void) {
@@ -151,7 +166,7 @@ export function formatRows(rows: FaultRow[]): string {
     String(row.lost),
     String(row.duplicates),
     String(row.unexpected5xx),
-    `${row.readySeconds.toFixed(1)} s`,
+    seconds(row.readySeconds),
     Object.entries(row.answers)
       .map(([status, count]) => `${status}: ${count}`)
       .join(', '),
