@@ -132,9 +132,11 @@ function metricsRegistry(
       async collect() {
         this.reset()
         const organizations = await fileUsage()
-        if (!organizationLabels) this.set(organizations.reduce((sum, organization) => sum + organization[of], 0))
-        else for (const organization of organizations)
-          this.set({ organization: organization.organizationID }, organization[of])
+        if (!organizationLabels)
+          this.set(organizations.reduce((sum, organization) => sum + organization[of], 0))
+        else
+          for (const organization of organizations)
+            this.set({ organization: organization.organizationID }, organization[of])
       },
     })
   const per = organizationLabels ? 'per organization' : 'in all organizations'

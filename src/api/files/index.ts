@@ -3,8 +3,8 @@ import { z } from 'zod'
 import { showsInline } from '../../domain/files/file-types.js'
 import { SECURITY } from '../../http/docs.js'
 import { fileBytes } from '../../http/envelope.js'
-import { withoutBidiControls } from '../../lib/formats.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
+import { withoutBidiControls } from '../../lib/formats.js'
 
 const link = {
   params: z.object({

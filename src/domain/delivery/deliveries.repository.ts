@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import type { DeliveriesTable, Dialect, Schema } from '../../storage/schema.js'
 
 export type DeliveryRow = Selectable<DeliveriesTable>
@@ -172,6 +172,14 @@ export async function claimAhead(
   return run.map((d) => ({ ...d, lease_until: claim.leaseUntil }))
 }
 
+/**
+ * A delivery's body once it is settled (sent, failed or abandoned): the notice of a user's deletion
+ * names who was erased, so it is kept only until its endpoint has it (docs/reference/privacy.md).
+ */
+export const settledPayload = sql<
+  string | null
+>`case when event_type = 'user.deleted' then null else payload end`
+
 /** Settles deliveries the target took, one attempt each, in one statement. */
 export const settleSent = (db: Kysely<Schema>, ids: readonly string[], now: number) =>
   db
@@ -181,6 +189,7 @@ export const settleSent = (db: Kysely<Schema>, ids: readonly string[], now: numb
       sent_at: now,
       attempts: eb('attempts', '+', 1),
       lease_until: null,
+      payload: settledPayload,
       updated: now,
     }))
     .where('id', 'in', ids)
@@ -206,9 +215,38 @@ export const settleDelivery = (
 ) =>
   db
     .updateTable('deliveries')
-    .set({ ...changes, lease_until: null })
+    .set({
+      ...changes,
+      lease_until: null,
+      ...(changes.status === undefined || changes.status === 'pending' ? {} : { payload: settledPayload }),
+    })
     .where('id', '=', id)
     .where('status', '=', 'pending')
+    .execute()
+
+/** Why a delivery pending when its user was erased was dropped; what redeliver answers for any it erased. */
+export const ERASED_WITH_USER = 'the delivery was erased with its user'
+
+/**
+ * Erasure: every delivery whose body names the user (their userID, a JSON string in it) loses its
+ * body, and those still pending are dropped; but the notice of the deletion itself, which goes on.
+ * Read by a scan of the bodies: erasure is rare, and a body may name anyone it mentions.
+ */
+export const eraseDeliveriesNaming = (db: Kysely<Schema>, userID: string, now: number) =>
+  db
+    .updateTable('deliveries')
+    .set((eb) => {
+      const pending = eb('status', '=', 'pending')
+      return {
+        payload: null,
+        status: eb.case().when(pending).then('abandoned').else(eb.ref('status')).end(),
+        last_error: eb.case().when(pending).then(ERASED_WITH_USER).else(eb.ref('last_error')).end(),
+        lease_until: null,
+        updated: now,
+      }
+    })
+    .where('payload', 'like', `%${JSON.stringify(userID)}%`)
+    .where('event_type', '<>', 'user.deleted')
     .execute()
 
 /** A case's pending messages to its chatbot are abandoned when the chatbot no longer has it. */

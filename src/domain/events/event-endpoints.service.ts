@@ -7,6 +7,7 @@ import type { Database } from '../../storage/database.js'
 import { type Actor, findForAdmin, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
 import { newSecretKey } from '../chatbots/chatbots.service.js'
+import { ERASED_WITH_USER } from '../delivery/deliveries.repository.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import type { Repositories } from '../repositories.js'
 import { type EventType, isEventType } from './event-types.js'
@@ -204,6 +205,7 @@ export class EventEndpoints {
     const delivery = await this.queries.findEndpointDelivery(database.db, endpointID, deliveryID)
     if (!delivery) throw new AppError('notFound', `Delivery ${deliveryID} not found`)
     if (delivery.status === 'pending') throw new AppError('conflict', 'the delivery is still pending')
+    if (delivery.payload === null) throw new AppError('conflict', ERASED_WITH_USER)
     await database.transaction(async (trx) => {
       await this.queries.resetDelivery(trx, deliveryID, clock.now())
       await audit.record(

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely'
 import type { EventEndpointsTable, Schema } from '../../storage/schema.js'
+import { settledPayload } from '../delivery/deliveries.repository.js'
 
 export type EndpointRow = Selectable<EventEndpointsTable>
 
@@ -82,7 +83,13 @@ export async function disableEndpoint(db: Kysely<Schema>, id: string, now: numbe
 export const abandonPendingOf = (db: Kysely<Schema>, endpointID: string, now: number, reason: string) =>
   db
     .updateTable('deliveries')
-    .set({ status: 'abandoned', lease_until: null, last_error: reason, updated: now })
+    .set({
+      status: 'abandoned',
+      lease_until: null,
+      last_error: reason,
+      payload: settledPayload,
+      updated: now,
+    })
     .where('endpoint_id', '=', endpointID)
     .where('status', '=', 'pending')
     .execute()
@@ -111,16 +118,17 @@ export const endpointDeliveries = (db: Kysely<Schema>, endpointID: string, limit
 export const findEndpointDelivery = (db: Kysely<Schema>, endpointID: string, id: string) =>
   db
     .selectFrom('deliveries')
-    .select(['id', 'status'])
+    .select(['id', 'status', 'payload'])
     .where('endpoint_id', '=', endpointID)
     .where('id', '=', id)
     .executeTakeFirst()
 
-/** Sends a delivery again: pending from now, with the same webhook-id and body. */
+/** Sends a delivery again: pending from now, with the same webhook-id and body (not one erased). */
 export const resetDelivery = (db: Kysely<Schema>, id: string, now: number) =>
   db
     .updateTable('deliveries')
     .set({ status: 'pending', next_attempt_at: now, lease_until: null, created: now, updated: now })
     .where('id', '=', id)
     .where('status', '<>', 'pending')
+    .where('payload', 'is not', null)
     .execute()
