@@ -184,6 +184,36 @@ describeEachDatabase('erasure reaches every stored copy', (dialect) => {
     expect(JSON.stringify(after)).not.toMatch(new RegExp(STRINGS.join('|'), 'i'))
     expect(await scan()).toEqual([])
   })
+
+  test('anonymise keeps the texts, and erases the rest: profile, devices, deliveries', async () => {
+    const org = await createOrganization(server(), 'Anonymising')
+    const frank = {
+      xcUserID: 'frank-xc-aoeuidht',
+      fullName: 'Frank Qjkxbmwv',
+      userAgent: 'FrankAgent/1.23-snth',
+      userDeviceID: 'frank-device-gcrl',
+      userIPAddress: '198.51.100.78',
+    }
+    const client = await signIn(server(), org.serverKey, frank.xcUserID, frank)
+    const erin = await org.signIn('erin')
+    const kept = 'frank-kept-words-yfpd'
+    await client.call('/v1/chat/message/send', {
+      recipientUserID: erin.userID,
+      localID: 'f-1',
+      type: 1001,
+      body: kept,
+    })
+    const deleted = await server().post(
+      '/v1/server/user/delete',
+      { xcUserID: frank.xcUserID, messages: 'anonymise' },
+      { 'server-key': org.serverKey },
+    )
+    expect(deleted.json.data.deletion).toMatchObject({ messagesErased: 0 })
+    const stored = whereStored(await storedTexts(server().testDatabase), [...Object.values(frank), kept])
+    // The message, and on PostgreSQL its search vector: nothing but the kept words.
+    expect(stored).toContain(`messages.body: ${kept}`)
+    expect(stored.filter((place) => !place.endsWith(`: ${kept}`))).toEqual([])
+  })
 })
 
 const DAVE_NOTICE = { xcUserID: DAVE.xcUserID, fullName: DAVE.fullName }

@@ -224,31 +224,6 @@ export const settleDelivery = (
     .where('status', '=', 'pending')
     .execute()
 
-/** Why a delivery pending when its user was erased was dropped; what redeliver answers for any it erased. */
-export const ERASED_WITH_USER = 'the delivery was erased with its user'
-
-/**
- * Erasure: every delivery whose body names the user (their userID, a JSON string in it) loses its
- * body, and those still pending are dropped; but the notice of the deletion itself, which goes on.
- * Read by a scan of the bodies: erasure is rare, and a body may name anyone it mentions.
- */
-export const eraseDeliveriesNaming = (db: Kysely<Schema>, userID: string, now: number) =>
-  db
-    .updateTable('deliveries')
-    .set((eb) => {
-      const pending = eb('status', '=', 'pending')
-      return {
-        payload: null,
-        status: eb.case().when(pending).then('abandoned').else(eb.ref('status')).end(),
-        last_error: eb.case().when(pending).then(ERASED_WITH_USER).else(eb.ref('last_error')).end(),
-        lease_until: null,
-        updated: now,
-      }
-    })
-    .where('payload', 'like', `%${JSON.stringify(userID)}%`)
-    .where('event_type', '<>', 'user.deleted')
-    .execute()
-
 /** A case's pending messages to its chatbot are abandoned when the chatbot no longer has it. */
 export const abandonPending = (db: Kysely<Schema>, caseID: string, now: number) =>
   db

@@ -7,11 +7,10 @@ import type { Database } from '../../storage/database.js'
 import { type Actor, findForAdmin, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
 import { newSecretKey } from '../chatbots/chatbots.service.js'
-import { ERASED_WITH_USER } from '../delivery/deliveries.repository.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import type { Repositories } from '../repositories.js'
 import { type EventType, isEventType } from './event-types.js'
-import type { EndpointRow } from './events.repository.js'
+import { type EndpointRow, ERASED_WITH_USER } from './events.repository.js'
 import type { Events } from './events.service.js'
 
 export interface EventEndpoint {

@@ -222,11 +222,9 @@ export class Events {
    * Erasure: deliveries that name the user lose their bodies, and pending ones are dropped (the
    * `user.deleted` notice goes on). Call it after the erasure's own events are recorded.
    */
-  async eraseMentionsOf(userID: string): Promise<void> {
+  async eraseDeliveriesNaming(userID: string): Promise<void> {
     const { database, repositories, clock } = this.deps
-    await database.transaction((trx) =>
-      repositories.deliveries.eraseDeliveriesNaming(trx, userID, clock.now()),
-    )
+    await database.transaction((trx) => repositories.events.eraseDeliveriesNaming(trx, userID, clock.now()))
   }
 
   /** `user.deleted`, for whoever deletes users: call it in the transaction that deletes the user. */
