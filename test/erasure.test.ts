@@ -23,6 +23,8 @@ const DAVE = {
   userDeviceID: 'dave-device-mnbvcx',
   userIPAddress: '198.51.100.77',
 }
+/** Who the user.deleted event says was erased. */
+const DAVE_NOTICE = { xcUserID: DAVE.xcUserID, fullName: DAVE.fullName }
 const TEXT = 'dave-text-lkjhgfds'
 const FILE_NAME = 'dave-file-poiuytre.txt'
 const FILE_BYTES = 'dave-bytes-rewqasdf'
@@ -216,4 +218,3 @@ describeEachDatabase('erasure reaches every stored copy', (dialect) => {
   })
 })
 
-const DAVE_NOTICE = { xcUserID: DAVE.xcUserID, fullName: DAVE.fullName }
