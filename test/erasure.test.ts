@@ -217,4 +217,3 @@ describeEachDatabase('erasure reaches every stored copy', (dialect) => {
     expect(stored.filter((place) => !place.endsWith(`: ${kept}`))).toEqual([])
   })
 })
-
