@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { EVENT_TYPES } from '../src/domain/events/event-types.js'
+import { personalRoomID } from '../src/domain/rooms/room.js'
 import { signInAgent } from './support/agents.js'
 import { useServer } from './support/app.js'
 import { startBot } from './support/bot-server.js'
@@ -185,6 +186,43 @@ describeEachDatabase('erasure reaches every stored copy', (dialect) => {
     expect(after.length).toBeGreaterThan(0)
     expect(JSON.stringify(after)).not.toMatch(new RegExp(STRINGS.join('|'), 'i'))
     expect(await scan()).toEqual([])
+  })
+
+  test('deliveries are read a page at a time: every one that names the user, on any page, is erased', async () => {
+    const org = await createOrganization(server(), 'Paging')
+    const admin = await signInAgent(server(), org.organizationID, 'admin@paging.example', { role: 'admin' })
+    await admin.call(`${ADMIN}/create`, { url: `${backend.origin}/events`, eventTypes: EVENT_TYPES })
+    const gail = await org.signIn('gail-xc-pagedzq')
+    const hal = await org.signIn('hal')
+    for (let n = 0; n < 5; n++) {
+      await gail.call('/v1/chat/message/send', {
+        recipientUserID: hal.userID,
+        localID: `g-${n}`,
+        type: 1001,
+        body: 'hi',
+      })
+      await hal.call('/v1/chat/message/send', {
+        roomID: personalRoomID(gail.userID, hal.userID),
+        localID: `h-${n}`,
+        type: 1001,
+        body: 'yo',
+      })
+    }
+    const { db } = server().testDatabase.database
+    const naming = () =>
+      db.selectFrom('deliveries').select('id').where('payload', 'like', `%"${gail.userID}"%`).execute()
+    const withBody = async () =>
+      (await db.selectFrom('deliveries').select('id').where('payload', 'is not', null).execute()).map(
+        (r) => r.id,
+      )
+    const named = (await naming()).map((row) => row.id)
+    expect(named.length).toBeGreaterThan(10)
+    const others = (await withBody()).filter((id) => !named.includes(id))
+    expect(others.length).toBeGreaterThan(0)
+    await server().app.services.events.eraseDeliveriesNaming(gail.userID, 2)
+    expect(await naming()).toEqual([])
+    // The others keep their bodies.
+    expect((await withBody()).sort()).toEqual(others.sort())
   })
 
   test('anonymise keeps the texts, and erases the rest: profile, devices, deliveries', async () => {

@@ -137,11 +137,27 @@ export const resetDelivery = (db: Kysely<Schema>, id: string, now: number) =>
 export const ERASED_WITH_USER = 'the delivery was erased with its user'
 
 /**
- * Erasure: every delivery whose body names the user (their userID, a JSON string in it) loses its
- * body, and those still pending are dropped; but the notice of the deletion itself, which goes on.
- * Read by a scan of the bodies: erasure is rare, and a body may name anyone it mentions.
+ * A page of the stored deliveries after `afterID`, each with whether its body names the user (their
+ * userID, a JSON string in it) and is not the notice of their deletion: a scan of the bodies, since
+ * a body names anyone it mentions. By pages, so that the scan holds up neither SQLite's one thread
+ * nor writers for long, however many deliveries are stored.
  */
-export const eraseDeliveriesNaming = (db: Kysely<Schema>, userID: string, now: number) =>
+export const deliveriesNamingPage = (db: Kysely<Schema>, userID: string, afterID: string, limit: number) =>
+  db
+    .selectFrom('deliveries')
+    .select((eb) => [
+      'id',
+      eb
+        .and([eb('payload', 'like', `%${JSON.stringify(userID)}%`), eb('event_type', '<>', 'user.deleted')])
+        .as('names'),
+    ])
+    .where('id', '>', afterID)
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+
+/** Erasure: the deliveries lose their bodies, and those still pending are dropped. */
+export const eraseDeliveries = (db: Kysely<Schema>, ids: readonly string[], now: number) =>
   db
     .updateTable('deliveries')
     .set((eb) => {
@@ -154,6 +170,5 @@ export const eraseDeliveriesNaming = (db: Kysely<Schema>, userID: string, now: n
         updated: now,
       }
     })
-    .where('payload', 'like', `%${JSON.stringify(userID)}%`)
-    .where('event_type', '<>', 'user.deleted')
+    .where('id', 'in', ids)
     .execute()
