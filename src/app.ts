@@ -135,7 +135,7 @@ export async function buildApp(options: AppOptions) {
   app.decorate('services', services)
   // Before any route, so that the document sees every one (/metrics is added next).
   useDocs(app, config.publicURL, version, eventWebhooks)
-  const metrics = useMetrics(app, () => services.files.usagePerOrganization())
+  const metrics = useMetrics(app, () => services.files.usagePerOrganization(), config.metrics)
   const {
     autoStart = true,
     endpointDisableAfterMs = DISABLE_AFTER_MS,

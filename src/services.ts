@@ -179,6 +179,8 @@ export function createServices({
     revokeSessions: (userID) => sessions.revokeAllOf(userID),
     closeCases: (organizationID, userID) => cases.server.closeAllOf(organizationID, userID),
     userDeleted: (trx, organizationID, user) => events.userDeleted(trx, organizationID, user),
+    eraseUploads: (userID) => files.deleteUnsentOf(userID),
+    eraseDeliveries: (userID) => events.eraseDeliveriesNaming(userID),
     eraseMessages: async (organizationID, userID) => {
       await cases.server.eraseTextsOf(organizationID, userID)
       return userMessages.eraseAllOf(organizationID, userID)

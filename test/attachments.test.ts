@@ -14,7 +14,8 @@ const CHAT_UPLOAD = '/v1/chat/file/upload'
 const VISITOR_UPLOAD = '/api/visitor/v1/client/file/upload'
 
 describeEachDatabase('attachments', (dialect) => {
-  const server = useServer(dialect)
+  // File usage per organization in /metrics is the operator's choice (test/metrics-access.test.ts).
+  const server = useServer(dialect, { METRICS_ORGANIZATION_LABELS: 'true' })
   let org: Awaited<ReturnType<typeof createOrganization>>
   /** Two people of the organization, signed in now (a test that moves the clock ages tokens). */
   const pair = async (name: string) => ({
@@ -193,6 +194,48 @@ describeEachDatabase('attachments', (dialect) => {
     expect(await server().app.services.files.sweepUnsent()).toBeGreaterThanOrEqual(1)
     const later = await pair('lifecycle')
     expect((await sendFile(later.alice, later.bob, 1002, unsent.fileID)).json.error.code).toBe('40401')
+  })
+
+  test('bidi controls are stripped from file names: stored, sent, listed and in Content-Disposition', async () => {
+    const { alice, bob } = await pair('bidi')
+    const controls = '\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c'
+    const uploaded = await upload(server(), CHAT_UPLOAD, Buffer.from('plain words'), {
+      fileName: `invoice\u202egnp.exe${controls}`,
+      ...as(alice),
+    })
+    expect(uploaded.json.data.file.fileName).toBe('invoicegnp.exe')
+    const sent = await sendFile(alice, bob, 1004, uploaded.json.data.file.fileID)
+    expect(sent.json.data.message.data.fileName).toBe('invoicegnp.exe')
+    const { database } = server().testDatabase
+    const row = await database.db
+      .selectFrom('files')
+      .select('file_name')
+      .where('id', '=', uploaded.json.data.file.fileID)
+      .executeTakeFirstOrThrow()
+    expect(row.file_name).toBe('invoicegnp.exe')
+    // A name stored before the rule (or by hand) is still served without them.
+    await database.db
+      .updateTable('files')
+      .set({ file_name: 'old\u202egnp.exe' })
+      .where('id', '=', uploaded.json.data.file.fileID)
+      .execute()
+    const got = await download(server(), sent.json.data.message.data.url)
+    expect(got.headers.get('content-disposition')).toBe(
+      `attachment; filename="oldgnp.exe"; filename*=UTF-8''oldgnp.exe`,
+    )
+    // A file sent by link names itself: the same rule.
+    const linked = await alice.call('/v1/chat/message/send', {
+      recipientUserID: bob.userID,
+      localID: 'bidi-link',
+      type: 1004,
+      body: '',
+      data: { url: 'https://files.example/x', fileName: '\u202egnp.exe' },
+    })
+    expect(linked.json.data.message.data.fileName).toBe('gnp.exe')
+    const history = await bob.call('/v1/chat/message/list_by_room/before', {
+      roomID: linked.json.data.message.roomID,
+    })
+    expect(JSON.stringify(history.json.data)).not.toMatch(/\\u202e|\u202e/)
   })
 
   test('a visitor attaches a PDF in their case; bad uploads get the documented errors', async () => {

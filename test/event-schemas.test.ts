@@ -79,6 +79,8 @@ describeEachDatabase('event payloads as /docs documents them', (dialect) => {
     const botCase = await openCase(bob, 'hello bot')
     const handover = { caseID: botCase.caseID, eventType: 'handover_case' }
     expect((await webhook(server(), chatbot)(handover, { secretKey: chatbot.secretKey })).text).toBe('ok')
+    // Sent before the deletion: deliveries still pending that name alice would be dropped with her.
+    await server().app.delivery.drain()
     const deleted = await server().post(
       '/v1/server/user/delete',
       { userID: alice.userID },

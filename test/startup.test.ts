@@ -30,6 +30,7 @@ describe('configuration', () => {
       chatbotURLAllow: expect.objectContaining({ entries: [] }),
       uploadMaxBytes: 25 * 1024 * 1024,
       fileStorage: { kind: 'disk' },
+      metrics: { token: undefined, organizationLabels: false },
     })
   })
 

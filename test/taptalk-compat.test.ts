@@ -72,6 +72,31 @@ describeEachDatabase('TapTalk.io compatibility', (dialect) => {
     expect(await reply.json()).toMatchObject({ status: 400, error: { code: '40001' } })
   })
 
+  test("another organization's App-Key cannot trade a ticket or refresh tokens (40001); neither is spent", async () => {
+    const other = await createOrganization(server(), 'Elsewhere')
+    const foreign = (await server().app.services.appKeys.create(operator, other.organizationID)).appKey
+    const withKey = async (key: string, path: string, token: string) => {
+      const reply = await fetch(`${server().url}${path}`, {
+        method: 'POST',
+        headers: { 'App-Key': key, ...bearer(token) },
+        body: '""',
+      })
+      // biome-ignore lint/suspicious/noExplicitAny: answers are asserted field by field
+      return (await reply.json()) as any
+    }
+    const { ticket } = await requestTicket(server(), org.serverKey, 'dan')
+    const refusedTicket = await withKey(foreign, '/v1/auth/access_token/request', ticket)
+    expect(refusedTicket).toMatchObject({ status: 400, error: { code: '40001' } })
+    const traded = await withKey(appKey, '/v1/auth/access_token/request', ticket)
+    expect(traded).toMatchObject({ status: 200, data: { user: { xcUserID: 'dan' } } })
+    const { refreshToken } = traded.data
+    const refusedRefresh = await withKey(foreign, '/v1/auth/access_token/refresh', refreshToken)
+    expect(refusedRefresh).toMatchObject({ status: 400, error: { code: '40001' } })
+    expect(await withKey(appKey, '/v1/auth/access_token/refresh', refreshToken)).toMatchObject({
+      status: 200,
+    })
+  })
+
   test('project_configs needs the App-Key alone', async () => {
     const reply = await sdkCall('/v1/client/project_configs', '')
     expect(reply.json).toMatchObject({

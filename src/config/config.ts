@@ -29,6 +29,8 @@ export interface Config {
   uploadMaxBytes: number
   /** Where uploaded files' bytes go: DATA_DIR/files, or S3-compatible storage when S3_BUCKET is set. */
   fileStorage: { kind: 'disk' } | { kind: 's3'; s3: S3Settings }
+  /** Who may read /metrics (METRICS_TOKEN) and whether it names organizations (METRICS_ORGANIZATION_LABELS). */
+  metrics: { token: string | undefined; organizationLabels: boolean }
 }
 
 /** S3-compatible object storage for uploaded files (S3_* settings). */
@@ -131,6 +133,8 @@ const env = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  METRICS_TOKEN: z.string().min(16).max(256).optional(),
+  METRICS_ORGANIZATION_LABELS: z.enum(['true', 'false']).default('false'),
   CHATBOT_URL_ALLOW: z
     .string()
     .default('')
@@ -180,6 +184,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     chatbotURLAllow: e.CHATBOT_URL_ALLOW,
     uploadMaxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
     fileStorage: e.S3_BUCKET ? { kind: 's3', s3: s3Settings(e, e.S3_BUCKET) } : { kind: 'disk' },
+    metrics: { token: e.METRICS_TOKEN, organizationLabels: e.METRICS_ORGANIZATION_LABELS === 'true' },
   }
 }
 

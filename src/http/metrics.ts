@@ -1,33 +1,62 @@
 import type { FastifyInstance } from 'fastify'
 import type { Registry } from 'prom-client'
+import { AppError } from '../errors/app-error.js'
+import { constantTimeEqual, hashSecret } from '../lib/secrets.js'
+import { readBearer } from './credentials.js'
 import { SECURITY } from './docs.js'
-import { plainText } from './envelope.js'
+import { errorEnvelope, plainText } from './envelope.js'
 
 /** What the uploaded files of each organization take, read from the database at each scrape. */
 export type FileUsage = () => Promise<{ organizationID: string; files: number; bytes: number }[]>
 
+/** Who may scrape, and what the metrics may name (METRICS_TOKEN, METRICS_ORGANIZATION_LABELS). */
+export interface MetricsAccess {
+  /** The bearer token a scrape must present; undefined: /metrics is public. */
+  token: string | undefined
+  /** Whether file usage is told per organization (labelled with its ID) or as one total. */
+  organizationLabels: boolean
+}
+
 /**
  * Prometheus metrics at GET /metrics: the process's defaults, the delivery outbox's (the meter
- * returned here is what the delivery worker counts with: its DeliveryMeter) and the files each
- * organization stores.
+ * returned here is what the delivery worker counts with: its DeliveryMeter) and the files stored,
+ * in all or per organization.
  *
  * prom-client is loaded by the first scrape, not at start: until then the meter counts in plain
  * numbers (as cheap as counting gets), which the metrics read at each scrape. The process's default
  * metrics (garbage collection, event loop delay) are measured from that first scrape on.
  */
-export function useMetrics(app: FastifyInstance, fileUsage: FileUsage) {
+export function useMetrics(app: FastifyInstance, fileUsage: FileUsage, access: MetricsAccess) {
   const counts = { sent: 0, retried: 0, failed: 0, handedOver: 0, lag: 0 }
   /** Event deliveries per endpoint and outcome. */
   const events = new Map<string, { endpoint: string; outcome: string; count: number }>()
   let registry: Promise<Registry> | undefined
+  const { token } = access
   const schema = {
     summary: 'Prometheus metrics (text exposition format)',
+    description: 'With METRICS_TOKEN set, `Authorization: Bearer <METRICS_TOKEN>` is required.',
     tags: ['operations'],
     security: SECURITY.public,
-    response: { 200: plainText('The metrics.') },
+    response: {
+      200: plainText('The metrics.'),
+      401: errorEnvelope('40101 no Authorization header, 40102 not "Bearer <token>", 40103 wrong token', {
+        status: 401,
+        code: '40103',
+        message: 'Metrics token is wrong',
+      }),
+    },
   }
-  app.get('/metrics', { schema }, async (_request, reply) => {
-    registry ??= import('prom-client').then((client) => metricsRegistry(client, counts, events, fileUsage))
+  // Compared as hashes: equal lengths, so the time tells nothing of the token, not even its length.
+  const expected = token === undefined ? undefined : hashSecret(token)
+  const onRequest = async (request: { headers: { authorization?: string } }) => {
+    if (expected === undefined) return
+    if (!constantTimeEqual(hashSecret(readBearer(request.headers.authorization)), expected))
+      throw new AppError('invalidToken', 'Metrics token is wrong')
+  }
+  app.get('/metrics', { schema, onRequest }, async (_request, reply) => {
+    registry ??= import('prom-client').then((client) =>
+      metricsRegistry(client, counts, events, fileUsage, access.organizationLabels),
+    )
     const metrics = await registry
     reply.type(metrics.contentType)
     return metrics.metrics()
@@ -57,6 +86,7 @@ function metricsRegistry(
   counts: Record<'sent' | 'retried' | 'failed' | 'handedOver' | 'lag', number>,
   events: Map<string, { endpoint: string; outcome: string; count: number }>,
   fileUsage: FileUsage,
+  organizationLabels: boolean,
 ): Registry {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'parley_' })
@@ -96,16 +126,21 @@ function metricsRegistry(
     new Gauge({
       name,
       help,
-      labelNames: ['organization'],
+      labelNames: organizationLabels ? ['organization'] : [],
       registers: [registry],
       // Set at each scrape from what the database holds: every instance answers the same.
       async collect() {
         this.reset()
-        for (const organization of await fileUsage())
-          this.set({ organization: organization.organizationID }, organization[of])
+        const organizations = await fileUsage()
+        if (!organizationLabels)
+          this.set(organizations.reduce((sum, organization) => sum + organization[of], 0))
+        else
+          for (const organization of organizations)
+            this.set({ organization: organization.organizationID }, organization[of])
       },
     })
-  usage('parley_files', 'Uploaded files stored, per organization.', 'files')
-  usage('parley_file_bytes', 'Bytes of uploaded files stored, per organization (its quota use).', 'bytes')
+  const per = organizationLabels ? 'per organization' : 'in all organizations'
+  usage('parley_files', `Uploaded files stored, ${per}.`, 'files')
+  usage('parley_file_bytes', `Bytes of uploaded files stored, ${per} (quota use).`, 'bytes')
   return registry
 }

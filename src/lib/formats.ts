@@ -50,3 +50,11 @@ export function holdsOnlyText(value: unknown): boolean {
   }
   return true
 }
+
+/**
+ * Unicode's bidirectional controls (embeddings, overrides, isolates and the invisible marks). In a
+ * file name they make `\u202egnp.exe` read as "exe.png": names are stored and shown without them.
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+export const withoutBidiControls = (value: string): string => value.replace(BIDI_CONTROLS, '')

@@ -37,14 +37,24 @@ export async function authAPI(app: FastifyInstance): Promise<void> {
     '/v1/auth/access_token/request',
     tokenRoute('Exchange an auth ticket for tokens', 'ticket'),
     async (request) =>
-      success(await app.services.sessions.exchangeTicket(readBearer(request.headers.authorization))),
+      success(
+        await app.services.sessions.exchangeTicket(
+          readBearer(request.headers.authorization),
+          request.taptalk?.appKey?.organizationID,
+        ),
+      ),
   )
 
   app.post(
     '/v1/auth/access_token/refresh',
     tokenRoute('Exchange the refresh token for new tokens (it rotates)', 'refreshToken'),
     async (request) =>
-      success(await app.services.sessions.refresh(readBearer(request.headers.authorization))),
+      success(
+        await app.services.sessions.refresh(
+          readBearer(request.headers.authorization),
+          request.taptalk?.appKey?.organizationID,
+        ),
+      ),
   )
 
   app.post(

@@ -4,6 +4,7 @@ import { showsInline } from '../../domain/files/file-types.js'
 import { SECURITY } from '../../http/docs.js'
 import { fileBytes } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
+import { withoutBidiControls } from '../../lib/formats.js'
 
 const link = {
   params: z.object({
@@ -58,8 +59,12 @@ export async function filesAPI(fastify: FastifyInstance): Promise<void> {
   )
 }
 
-/** `filename="…"` in ASCII for old clients, and `filename*=UTF-8''…` with the real name. */
-function dispositionName(name: string): string {
+/**
+ * `filename="…"` in ASCII for old clients, and `filename*=UTF-8''…` with the real name (without
+ * bidi controls, which a name stored before they were stripped may still hold).
+ */
+function dispositionName(stored: string): string {
+  const name = withoutBidiControls(stored)
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_')
   return `filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
 }

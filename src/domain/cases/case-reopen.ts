@@ -22,7 +22,7 @@ export class CaseReopening {
       engine: CaseEngine
       rows: CaseRows
       organizations: OrganizationsService
-      repositories: Pick<Repositories, 'cases' | 'agents'>
+      repositories: Pick<Repositories, 'cases' | 'agents' | 'users'>
       /** How long after closing a case can be reopened, in hours; 0: never. */
       reopenWindowHours: number
     },
@@ -31,10 +31,11 @@ export class CaseReopening {
   /**
    * Of agents reopening one case at once, exactly one wins (the case is locked, and moved only
    * from `closed`); the rest get 409 `case is not closed`. Refused past the window, and while the
-   * visitor has as many other open cases as the organization allows (`maxOpenCases`).
+   * visitor has as many other open cases as the organization allows (`maxOpenCases`), and for a
+   * visitor who was deleted: no one writes to them again.
    */
   async reopen(agent: AgentIdentity, caseID: string): Promise<TaggedCase> {
-    const { cases, agents } = this.deps.repositories
+    const { cases, agents, users } = this.deps.repositories
     const hours = this.deps.reopenWindowHours
     // Read before the transaction (which may use only its own connection).
     const maxOpen = await this.deps.organizations.maxOpenCases(agent.organizationID)
@@ -47,6 +48,8 @@ export class CaseReopening {
         throw new AppError('conflict', `the case closed more than ${hours} hours ago and cannot be reopened`)
       // The visitor's open-case limit holds against their own case/create at the same time.
       await cases.lockVisitor(trx, row.user_id, this.deps.database.dialect)
+      const [visitor] = await users.findUsers(trx, row.organization_id, [row.user_id])
+      if (!visitor || visitor.deleted_at !== null) throw new AppError('conflict', 'the visitor was deleted')
       if ((await cases.countOpenCases(trx, row.organization_id, row.user_id)) >= maxOpen)
         throw new AppError('conflict', 'the visitor has another open case')
       if (!(await agents.markAssigned(trx, agent.agentAccountID, now)))

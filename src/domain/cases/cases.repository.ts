@@ -254,11 +254,18 @@ export const oldestQueued = (db: Kysely<Schema>, organizationID: string, topicID
         .orderBy('id')
         .executeTakeFirst()
 
-/** Blanks what the visitor's cases quote of them (the first message, the chatbot's summary): erasure. */
+/**
+ * Blanks what the visitor's cases quote of them (the first message, the chatbot's summary) and the
+ * note of their ratings (a rating given stays, with '' for its note): erasure.
+ */
 export const eraseCaseTextsOfUser = (db: Kysely<Schema>, organizationID: string, userID: string) =>
   db
     .updateTable('cases')
-    .set({ first_message: '', handover_summary: '' })
+    .set((eb) => ({
+      first_message: '',
+      handover_summary: '',
+      rating_note: eb.case().when('rating_note', 'is', null).then(null).else('').end(),
+    }))
     .where('organization_id', '=', organizationID)
     .where('user_id', '=', userID)
     .execute()

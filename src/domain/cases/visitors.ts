@@ -61,8 +61,9 @@ export class Visitors {
       userRoleCode: user.user_role_code,
       created: user.created,
       updated: user.updated,
+      // An erased visitor's device is gone with them (their sessions keep no device either).
       device:
-        session && session.organization_id === agent.organizationID
+        session && session.organization_id === agent.organizationID && user.deleted_at === null
           ? {
               platform: session.platform,
               deviceID: session.device_id,

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import type { DeliveriesTable, Dialect, Schema } from '../../storage/schema.js'
 
 export type DeliveryRow = Selectable<DeliveriesTable>
@@ -172,6 +172,14 @@ export async function claimAhead(
   return run.map((d) => ({ ...d, lease_until: claim.leaseUntil }))
 }
 
+/**
+ * A delivery's body once it is settled (sent, failed or abandoned): the notice of a user's deletion
+ * names who was erased, so it is kept only until its endpoint has it (docs/reference/privacy.md).
+ */
+export const settledPayload = sql<
+  string | null
+>`case when event_type = 'user.deleted' then null else payload end`
+
 /** Settles deliveries the target took, one attempt each, in one statement. */
 export const settleSent = (db: Kysely<Schema>, ids: readonly string[], now: number) =>
   db
@@ -181,6 +189,7 @@ export const settleSent = (db: Kysely<Schema>, ids: readonly string[], now: numb
       sent_at: now,
       attempts: eb('attempts', '+', 1),
       lease_until: null,
+      payload: settledPayload,
       updated: now,
     }))
     .where('id', 'in', ids)
@@ -206,7 +215,11 @@ export const settleDelivery = (
 ) =>
   db
     .updateTable('deliveries')
-    .set({ ...changes, lease_until: null })
+    .set({
+      ...changes,
+      lease_until: null,
+      ...(changes.status === undefined || changes.status === 'pending' ? {} : { payload: settledPayload }),
+    })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .execute()

@@ -10,7 +10,7 @@ import { newSecretKey } from '../chatbots/chatbots.service.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import type { Repositories } from '../repositories.js'
 import { type EventType, isEventType } from './event-types.js'
-import type { EndpointRow } from './events.repository.js'
+import { type EndpointRow, ERASED_WITH_USER } from './events.repository.js'
 import type { Events } from './events.service.js'
 
 export interface EventEndpoint {
@@ -204,6 +204,7 @@ export class EventEndpoints {
     const delivery = await this.queries.findEndpointDelivery(database.db, endpointID, deliveryID)
     if (!delivery) throw new AppError('notFound', `Delivery ${deliveryID} not found`)
     if (delivery.status === 'pending') throw new AppError('conflict', 'the delivery is still pending')
+    if (delivery.payload === null) throw new AppError('conflict', ERASED_WITH_USER)
     await database.transaction(async (trx) => {
       await this.queries.resetDelivery(trx, deliveryID, clock.now())
       await audit.record(

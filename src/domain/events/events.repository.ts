@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely'
 import type { EventEndpointsTable, Schema } from '../../storage/schema.js'
+import { settledPayload } from '../delivery/deliveries.repository.js'
 
 export type EndpointRow = Selectable<EventEndpointsTable>
 
@@ -82,7 +83,13 @@ export async function disableEndpoint(db: Kysely<Schema>, id: string, now: numbe
 export const abandonPendingOf = (db: Kysely<Schema>, endpointID: string, now: number, reason: string) =>
   db
     .updateTable('deliveries')
-    .set({ status: 'abandoned', lease_until: null, last_error: reason, updated: now })
+    .set({
+      status: 'abandoned',
+      lease_until: null,
+      last_error: reason,
+      payload: settledPayload,
+      updated: now,
+    })
     .where('endpoint_id', '=', endpointID)
     .where('status', '=', 'pending')
     .execute()
@@ -111,16 +118,57 @@ export const endpointDeliveries = (db: Kysely<Schema>, endpointID: string, limit
 export const findEndpointDelivery = (db: Kysely<Schema>, endpointID: string, id: string) =>
   db
     .selectFrom('deliveries')
-    .select(['id', 'status'])
+    .select(['id', 'status', 'payload'])
     .where('endpoint_id', '=', endpointID)
     .where('id', '=', id)
     .executeTakeFirst()
 
-/** Sends a delivery again: pending from now, with the same webhook-id and body. */
+/** Sends a delivery again: pending from now, with the same webhook-id and body (not one erased). */
 export const resetDelivery = (db: Kysely<Schema>, id: string, now: number) =>
   db
     .updateTable('deliveries')
     .set({ status: 'pending', next_attempt_at: now, lease_until: null, created: now, updated: now })
     .where('id', '=', id)
     .where('status', '<>', 'pending')
+    .where('payload', 'is not', null)
+    .execute()
+
+/** Why a delivery pending when its user was erased was dropped; what redeliver answers for any it erased. */
+export const ERASED_WITH_USER = 'the delivery was erased with its user'
+
+/**
+ * A page of the stored deliveries after `afterID`, each with whether its body names the user (their
+ * userID, a JSON string in it) and is not the notice of their deletion: a scan of the bodies, since
+ * a body names anyone it mentions. By pages, so that the scan holds up neither SQLite's one thread
+ * nor writers for long, however many deliveries are stored.
+ */
+export const deliveriesNamingPage = (db: Kysely<Schema>, userID: string, afterID: string, limit: number) =>
+  db
+    .selectFrom('deliveries')
+    .select((eb) => [
+      'id',
+      eb
+        .and([eb('payload', 'like', `%${JSON.stringify(userID)}%`), eb('event_type', '<>', 'user.deleted')])
+        .as('names'),
+    ])
+    .where('id', '>', afterID)
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+
+/** Erasure: the deliveries lose their bodies, and those still pending are dropped. */
+export const eraseDeliveries = (db: Kysely<Schema>, ids: readonly string[], now: number) =>
+  db
+    .updateTable('deliveries')
+    .set((eb) => {
+      const pending = eb('status', '=', 'pending')
+      return {
+        payload: null,
+        status: eb.case().when(pending).then('abandoned').else(eb.ref('status')).end(),
+        last_error: eb.case().when(pending).then(ERASED_WITH_USER).else(eb.ref('last_error')).end(),
+        lease_until: null,
+        updated: now,
+      }
+    })
+    .where('id', 'in', ids)
     .execute()

@@ -17,6 +17,8 @@ import {
 export type { EventUser } from './event-types.js'
 
 const SUBSCRIBED_CACHE_MS = 1000
+/** How many stored deliveries an erasure reads at a time (and changes, at most, in one transaction). */
+const ERASE_PAGE = 1000
 
 /** The ordering key of an endpoint's deliveries: one at a time, in order, per endpoint. */
 export const endpointOrderingKey = (endpointID: string) => `endpoint:${endpointID}`
@@ -216,6 +218,23 @@ export class Events {
   /** `user.created`, in the transaction that created the user. */
   userCreated(trx: Kysely<Schema>, organizationID: string, user: EventUser): Promise<void> {
     return this.record(trx, organizationID, 'user.created', { user })
+  }
+
+  /**
+   * Erasure: deliveries that name the user lose their bodies, and pending ones are dropped (the
+   * `user.deleted` notice goes on). Call it after the erasure's own events are recorded.
+   */
+  async eraseDeliveriesNaming(userID: string, pageSize = ERASE_PAGE): Promise<void> {
+    const { database, repositories, clock } = this.deps
+    for (let afterID = ''; ; ) {
+      const page = await repositories.events.deliveriesNamingPage(database.db, userID, afterID, pageSize)
+      const named = page.filter((row) => Number(row.names) === 1).map((row) => row.id)
+      if (named.length > 0)
+        await database.transaction((trx) => repositories.events.eraseDeliveries(trx, named, clock.now()))
+      const last = page.at(-1)
+      if (!last) return
+      afterID = last.id
+    }
   }
 
   /** `user.deleted`, for whoever deletes users: call it in the transaction that deletes the user. */

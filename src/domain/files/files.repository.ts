@@ -30,8 +30,18 @@ export const filesOfMessages = (db: Kysely<Schema>, messageIDs: readonly string[
         .where('deleted_at', 'is', null)
         .execute()
 
+/** Marks files deleted with their messages: the name goes with the bytes (it was part of the message). */
 export const markFilesDeleted = (db: Kysely<Schema>, ids: readonly string[], now: number) =>
-  db.updateTable('files').set({ deleted_at: now }).where('id', 'in', ids).execute()
+  db.updateTable('files').set({ deleted_at: now, file_name: '' }).where('id', 'in', ids).execute()
+
+/** The files an uploader uploaded that no message took. */
+export const unsentFilesOf = (db: Kysely<Schema>, uploaderID: string) =>
+  db
+    .selectFrom('files')
+    .selectAll()
+    .where('uploader_id', '=', uploaderID)
+    .where('message_id', 'is', null)
+    .execute()
 
 /** Files no message took, uploaded before `before`, oldest first. */
 export const unsentFiles = (db: Kysely<Schema>, before: number, limit: number) =>

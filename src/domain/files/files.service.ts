@@ -209,6 +209,18 @@ export class Files {
     return unsent.length
   }
 
+  /** Removes the files the uploader uploaded that no message took (erasure): bytes and rows. */
+  async deleteUnsentOf(uploaderID: string): Promise<void> {
+    const { database, repositories } = this.deps
+    const unsent = await repositories.files.unsentFilesOf(database.db, uploaderID)
+    if (unsent.length === 0) return
+    await Promise.all(unsent.map((file) => this.removeBytes(file)))
+    await repositories.files.deleteFileRows(
+      database.db,
+      unsent.map((file) => file.id),
+    )
+  }
+
   /** How many files, and how many bytes, each organization stores. */
   usagePerOrganization() {
     return this.deps.repositories.files.usagePerOrganization(this.deps.database.db)

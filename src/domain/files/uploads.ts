@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { AppError, paramError } from '../../errors/app-error.js'
+import { withoutBidiControls } from '../../lib/formats.js'
 
 /** Longest file name kept, in code points. */
 const NAME_LIMIT = 200
@@ -39,7 +40,7 @@ export const tooLarge = (maxBytes: number) =>
  */
 export function cleanFileName(name: string | undefined): string {
   const last = (name ?? '').split(/[\\/]/).at(-1) ?? ''
-  const clean = [...last]
+  const clean = [...withoutBidiControls(last)]
     .filter((c) => c >= ' ' && c !== '\u007f' && !(c >= '\ud800' && c <= '\udfff'))
     .join('')
     .trim()

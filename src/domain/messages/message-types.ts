@@ -1,5 +1,5 @@
 import { paramError } from '../../errors/app-error.js'
-import { isHTTPURL, isID } from '../../lib/formats.js'
+import { isHTTPURL, isID, withoutBidiControls } from '../../lib/formats.js'
 
 /** Message types of the chat API (docs/reference/client-api.md). */
 export const MessageType = {
@@ -85,7 +85,7 @@ export function checkContent(content: MessageContent): MessageContent {
       if (uploaded(data)) break
       requireURL(data)
       requireString(data, 'fileName')
-      break
+      return { ...content, data: { ...data, fileName: withoutBidiControls(data.fileName as string) } }
     case MessageType.location:
       requireNumberIn(data, 'latitude', 90)
       requireNumberIn(data, 'longitude', 180)

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely'
 import { prepareQuery } from '../../storage/prepared.js'
 import type { Schema } from '../../storage/schema.js'
 import { unindexMessages } from '../search/search.repository.js'
+import { NO_QUOTE } from './message.js'
 
 export { type NewMessage, storeMessage } from './store-message.js'
 
@@ -165,6 +166,26 @@ export async function markDeleted(db: Kysely<Schema>, ids: readonly string[], no
     .execute()
   await unindexMessages(db, ids)
 }
+
+/**
+ * Clears the quote of replies (in `roomIDs`) to these messages: the quoted words go with them.
+ * The IDs of the replies changed.
+ */
+export const clearQuotesOf = async (
+  db: Kysely<Schema>,
+  roomIDs: readonly string[],
+  ids: readonly string[],
+  now: number,
+) =>
+  (
+    await db
+      .updateTable('messages')
+      .set({ quote: JSON.stringify(NO_QUOTE), updated: now })
+      .where('room_id', 'in', roomIDs)
+      .where('reply_to', 'in', ids)
+      .returning('id')
+      .execute()
+  ).map((row) => row.id)
 
 /** The sender's messages, oldest first, at most `limit`; with `undeletedOnly`, those not deleted. */
 export const sentBy = (

@@ -50,7 +50,8 @@ export class UserMessages {
 
   /**
    * Erases every message the user sent, as deleting a message does (content blanked, files'
-   * bytes removed), in batches; each room hears `chat/updateMessage`. How many were erased.
+   * bytes and names removed), and the quotes of replies to them, in batches; each room hears
+   * `chat/updateMessage` of each. How many were erased.
    */
   async eraseAllOf(organizationID: string, userID: string): Promise<number> {
     const { database, repositories, files, clock } = this.deps
@@ -62,14 +63,16 @@ export class UserMessages {
       })
       if (rows.length === 0) return erased
       const ids = rows.map((row) => row.id)
-      await database.transaction((trx) => repositories.messages.markDeleted(trx, ids, clock.now()))
+      const roomIDs = [...new Set(rows.map((row) => row.room_id))]
+      const replies = await database.transaction(async (trx) => {
+        await repositories.messages.markDeleted(trx, ids, clock.now())
+        return repositories.messages.clearQuotesOf(trx, roomIDs, ids, clock.now())
+      })
       await files.deleteOfMessages(ids)
-      for (const roomID of new Set(rows.map((row) => row.room_id))) {
+      const changed = await repositories.messages.findMessages(database.db, [...ids, ...replies])
+      for (const roomID of roomIDs) {
         const access = await this.deps.rooms.snapshot(roomID)
-        const current = await repositories.messages.findMessages(
-          database.db,
-          rows.filter((row) => row.room_id === roomID).map((row) => row.id),
-        )
+        const current = changed.filter((row) => row.room_id === roomID)
         await this.deps.messages.announceUpdated(organizationID, access, current)
       }
       erased += rows.length

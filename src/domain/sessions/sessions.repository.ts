@@ -80,6 +80,14 @@ export const setSyncPoint = (db: Kysely<Schema>, id: string, upTo: number) =>
 export const revokeSession = (db: Kysely<Schema>, id: string, now: number) =>
   markRevoked(db, 'sessions', id, now)
 
+/** Blanks the devices the user's sessions were opened from (erasure: the sessions stay, revoked). */
+export const eraseDevicesOfUser = (db: Kysely<Schema>, userID: string) =>
+  db
+    .updateTable('sessions')
+    .set({ ip_address: '', user_agent: '', platform: '', device_id: '' })
+    .where('user_id', '=', userID)
+    .execute()
+
 /** Revokes every live session of the user; the IDs of those it revoked. */
 export const revokeSessionsOfUser = async (db: Kysely<Schema>, userID: string, now: number) =>
   (

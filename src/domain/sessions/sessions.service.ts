@@ -6,6 +6,7 @@ import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { Schema, SessionsTable } from '../../storage/schema.js'
+import { AppKeyError } from '../app-keys/app-keys.service.js'
 import type { Repositories } from '../repositories.js'
 import type { User } from '../users/user.js'
 import type { UsersService } from '../users/users.service.js'
@@ -33,6 +34,12 @@ export interface SessionInfo {
 }
 
 const invalid = (message: string) => new AppError('invalidToken', message)
+
+/** A credential of another organization than the client app's (its App-Key): refused, not spent. */
+const checkApp = (appOrganizationID: string | undefined, organizationID: string) => {
+  if (appOrganizationID !== undefined && appOrganizationID !== organizationID)
+    throw new AppKeyError('another organization')
+}
 
 /**
  * A session is one signed-in device: born from a ticket, kept alive by rotating refresh tokens,
@@ -63,14 +70,19 @@ export class SessionsService {
     return !session || session.revoked_at !== null
   }
 
-  /** Trades a ticket (once) for a new session's tokens. */
-  async exchangeTicket(ticket: string): Promise<Tokens & { user: User }> {
+  /**
+   * Trades a ticket (once) for a new session's tokens. With `appOrganizationID` (the organization
+   * of the request's App-Key), a ticket of another organization is refused and stays unused.
+   */
+  async exchangeTicket(ticket: string, appOrganizationID?: string): Promise<Tokens & { user: User }> {
     const now = this.clock.now()
     const hash = hashSecret(ticket)
     const refreshToken = randomToken()
     const session = await this.database.transaction(async (trx) => {
       const used = await this.repositories.tickets.consumeTicket(trx, hash, now)
       if (!used) return undefined
+      // Thrown, so the transaction rolls back and the ticket stays unused.
+      checkApp(appOrganizationID, used.organization_id)
       // Deactivated (or deleted) after the ticket was issued: the ticket is spent, no session.
       const [user] = await this.repositories.users.findUsers(trx, used.organization_id, [used.user_id])
       if (!user || user.deactivated_at !== null || user.deleted_at !== null) return 'refused'
@@ -105,14 +117,18 @@ export class SessionsService {
     return { ...tokens, user }
   }
 
-  /** Trades the current refresh token for new tokens; a rotated one revokes the session. */
-  async refresh(refreshToken: string): Promise<Tokens & { user: User }> {
+  /**
+   * Trades the current refresh token for new tokens; a rotated one revokes the session. With
+   * `appOrganizationID`, as exchangeTicket: a token of another organization is refused, not rotated.
+   */
+  async refresh(refreshToken: string, appOrganizationID?: string): Promise<Tokens & { user: User }> {
     const now = this.clock.now()
     const hash = hashSecret(refreshToken)
     const next = randomToken()
     const outcome = await this.database.transaction(async (trx) => {
       const row = await this.repositories.sessions.findRefreshToken(trx, hash)
       if (!row) return { error: 'refresh token is unknown' }
+      checkApp(appOrganizationID, row.organization_id)
       if (row.revoked_at !== null) return { error: 'session has been revoked' }
       if (row.rotated_at === null && row.expires_at <= now) return { error: 'refresh token has expired' }
       // Rotated before, or by a concurrent exchange of the same token just now: a replay.

@@ -80,5 +80,9 @@ export const consumeTicket = (db: Kysely<Schema>, hash: string, now: number) =>
     .returningAll()
     .executeTakeFirst()
 
+/** Deletes the user's tickets, used or not, and the devices they name (erasure). */
+export const deleteTicketsOfUser = (db: Kysely<Schema>, userID: string) =>
+  db.deleteFrom('tickets').where('user_id', '=', userID).execute()
+
 export const findTicket = (db: Kysely<Schema>, hash: string) =>
   db.selectFrom('tickets').selectAll().where('hash', '=', hash).executeTakeFirst()

@@ -25,7 +25,7 @@ export interface UserAccountsDependencies {
   database: Database
   clock: Clock
   audit: AuditLog
-  repositories: Pick<Repositories, 'users'>
+  repositories: Pick<Repositories, 'users' | 'sessions' | 'tickets'>
   /** Ends every session of the user at once; how many. */
   revokeSessions: (userID: string) => Promise<number>
   /** Closes the user's open cases through the case engine; how many were open. */
@@ -34,6 +34,10 @@ export interface UserAccountsDependencies {
   eraseMessages: (organizationID: string, userID: string) => Promise<number>
   /** Records `user.deleted` for the organization's event endpoints, in the deletion's transaction. */
   userDeleted: (trx: Kysely<Schema>, organizationID: string, user: EventUser) => Promise<void>
+  /** Removes the files the user uploaded and never sent (their bytes and names). */
+  eraseUploads: (userID: string) => Promise<void>
+  /** Erases what stored deliveries hold of the user (the `user.deleted` notice goes on). */
+  eraseDeliveries: (userID: string) => Promise<void>
 }
 
 export interface Deletion {
@@ -123,8 +127,9 @@ export class UserAccounts {
   }
 
   /**
-   * Erases the user, irreversibly: the profile blanked (their xcUserID freed), sessions ended,
-   * open cases closed, messages erased or kept under "Deleted user". Audited by userID alone.
+   * Erases the user, irreversibly: the profile and their devices blanked (their xcUserID freed),
+   * sessions ended, open cases closed, messages erased or kept under "Deleted user", unsent uploads
+   * and what deliveries hold of them removed (docs/reference/privacy.md). Audited by userID alone.
    */
   async delete(
     actor: Actor,
@@ -133,9 +138,13 @@ export class UserAccounts {
     messages: ErasureOfMessages,
   ): Promise<Deletion> {
     const row = await this.find(organizationID, ref)
+    const { users, sessions, tickets } = this.deps.repositories
     const erased = await this.deps.database.transaction(async (trx) => {
-      const done = await this.deps.repositories.users.eraseUser(trx, row.id, this.deps.clock.now())
+      const done = await users.eraseUser(trx, row.id, this.deps.clock.now())
       if (!done) return false
+      // The devices of the ticket requests, as sessions and tickets copied them.
+      await sessions.eraseDevicesOfUser(trx, row.id)
+      await tickets.deleteTicketsOfUser(trx, row.id)
       await this.deps.audit.record(actor, organizationID, 'user.delete', { userID: row.id, messages }, trx)
       // Who it was, as the backend knew them: the profile is gone from Parley once this commits.
       const user = { userID: row.id, xcUserID: row.xc_user_id, fullName: row.full_name }
@@ -147,6 +156,9 @@ export class UserAccounts {
     const sessionsRevoked = await this.deps.revokeSessions(row.id)
     const casesClosed = await this.deps.closeCases(organizationID, row.id)
     const messagesErased = messages === 'erase' ? await this.deps.eraseMessages(organizationID, row.id) : 0
+    await this.deps.eraseUploads(row.id)
+    // Last: closing the cases recorded events that name them.
+    await this.deps.eraseDeliveries(row.id)
     return { userID: row.id, sessionsRevoked, casesClosed, messagesErased }
   }
 
