@@ -2,20 +2,21 @@ import type { FastifyInstance } from 'fastify'
 import type { Registry } from 'prom-client'
 import { SECURITY } from './docs.js'
 import { plainText } from './envelope.js'
+import { type UploadReport, uploadMetrics } from './upload-metrics.js'
 
 /** What the uploaded files of each organization take, read from the database at each scrape. */
 export type FileUsage = () => Promise<{ organizationID: string; files: number; bytes: number }[]>
 
 /**
  * Prometheus metrics at GET /metrics: the process's defaults, the delivery outbox's (the meter
- * returned here is what the delivery worker counts with: its DeliveryMeter) and the files each
- * organization stores.
+ * returned here is what the delivery worker counts with: its DeliveryMeter), the files each
+ * organization stores, and the uploads' limits (upload-metrics.ts).
  *
  * prom-client is loaded by the first scrape, not at start: until then the meter counts in plain
  * numbers (as cheap as counting gets), which the metrics read at each scrape. The process's default
  * metrics (garbage collection, event loop delay) are measured from that first scrape on.
  */
-export function useMetrics(app: FastifyInstance, fileUsage: FileUsage) {
+export function useMetrics(app: FastifyInstance, fileUsage: FileUsage, uploads: UploadReport) {
   const counts = { sent: 0, retried: 0, failed: 0, handedOver: 0, lag: 0 }
   /** Event deliveries per endpoint and outcome. */
   const events = new Map<string, { endpoint: string; outcome: string; count: number }>()
@@ -27,7 +28,9 @@ export function useMetrics(app: FastifyInstance, fileUsage: FileUsage) {
     response: { 200: plainText('The metrics.') },
   }
   app.get('/metrics', { schema }, async (_request, reply) => {
-    registry ??= import('prom-client').then((client) => metricsRegistry(client, counts, events, fileUsage))
+    registry ??= import('prom-client').then((client) =>
+      metricsRegistry(client, counts, events, fileUsage, uploads),
+    )
     const metrics = await registry
     reply.type(metrics.contentType)
     return metrics.metrics()
@@ -57,6 +60,7 @@ function metricsRegistry(
   counts: Record<'sent' | 'retried' | 'failed' | 'handedOver' | 'lag', number>,
   events: Map<string, { endpoint: string; outcome: string; count: number }>,
   fileUsage: FileUsage,
+  uploads: UploadReport,
 ): Registry {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'parley_' })
@@ -106,6 +110,7 @@ function metricsRegistry(
       },
     })
   usage('parley_files', 'Uploaded files stored, per organization.', 'files')
-  usage('parley_file_bytes', 'Bytes of uploaded files stored, per organization (its quota use).', 'bytes')
+  usage('parley_file_bytes', 'Bytes of uploaded files stored, per organization.', 'bytes')
+  uploadMetrics({ Counter, Gauge }, registry, uploads)
   return registry
 }
