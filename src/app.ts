@@ -120,6 +120,7 @@ export async function buildApp(options: AppOptions) {
     publicURL: config.publicURL,
     destinations: new DestinationPolicy(config.chatbotURLAllow),
     caseReopenWindowHours: config.caseReopenWindowHours,
+    groupRoomsPerUser: config.groupRoomsPerUser,
     files: fileStorage(config),
     // With several instances, each uploader's uploads are counted together (login limits' connection).
     ...(redis ? { uploadCounter: new RedisCounter(redis.logins) } : {}),

@@ -24,6 +24,7 @@ import { CaseNotes } from './domain/notes/case-notes.js'
 import { OrganizationsService } from './domain/organizations/organizations.service.js'
 import { Reports } from './domain/reports/reports.js'
 import { type Repositories, repositories as realRepositories } from './domain/repositories.js'
+import { GROUP_ROOMS_PER_USER } from './domain/rooms/group-room-limit.js'
 import { RoomsService } from './domain/rooms/rooms.service.js'
 import { CaseSearcher } from './domain/search/case-search.js'
 import { ServerKeysService } from './domain/server-keys/server-keys.service.js'
@@ -107,6 +108,8 @@ export interface Dependencies {
   files: { store: FileStore; uploadDir: string; maxBytes: number; limits: UploadLimits }
   /** Uploads per uploader and minute: counted in this process unless given (Redis, with several instances). */
   uploadCounter?: AttemptCounter
+  /** GROUP_ROOMS_PER_USER: group rooms one user may be in; 500 unless given. */
+  groupRoomsPerUser?: number
 }
 
 export function createServices({
@@ -120,11 +123,16 @@ export function createServices({
   caseReopenWindowHours = DEFAULT_REOPEN_WINDOW_HOURS,
   files: { limits, ...fileSettings },
   uploadCounter = new MemoryCounter(),
+  groupRoomsPerUser = GROUP_ROOMS_PER_USER,
 }: Dependencies): Services {
   const audit = new AuditLog(database, clock)
   const organizations = new OrganizationsService(database, repositories, clock, audit)
   const users = new UsersService(database, repositories)
-  const rooms = new RoomsService(database, repositories, clock, users, hub)
+  const rooms = new RoomsService(database, repositories, clock, users, hub, {
+    database,
+    repositories,
+    limit: groupRoomsPerUser,
+  })
   const senders = new Senders(database, repositories, users)
   const files = new Files({
     database,

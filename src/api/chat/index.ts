@@ -107,15 +107,20 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v1/chat/message/room_list_and_unread',
     describe(
-      'Your rooms with their latest message and unread count',
-      body.emptyRequest,
+      'Your rooms (newest message first, a page at a time) with their latest message and unread count',
+      body.roomListRequest,
       z.object({
         rooms: z.array(
           z.object({ room: roomShape, lastMessage: messageShape.nullable(), unreadCount: z.number().int() }),
         ),
+        hasMore: z.boolean(),
       }),
     ),
-    async (r) => success({ rooms: await sync.roomListAndUnread(r.client) }),
+    async (r) => {
+      const { limit, before, beforeRoomID } = r.body
+      const after = beforeRoomID ? { lastMessageCreated: before, roomID: beforeRoomID } : undefined
+      return success(await sync.roomListAndUnread(r.client, { limit, after }))
+    },
   )
   app.post(
     '/v1/chat/message/new_and_updated',
