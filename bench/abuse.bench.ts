@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { openDatabase } from '../src/storage/database.js'
+import { seedRooms } from '../test/support/rooms.js'
 import {
   cli,
   DURATION,
@@ -43,7 +44,7 @@ export async function benchAbuse(label: string, postgresURL?: string): Promise<A
       Array.from({ length: UPLOADERS }, (_, i) => signIn(post, serverKey, `uploader-${i}`)),
     )
     const [lister, peer] = [await signIn(post, serverKey, 'lister'), await signIn(post, serverKey, 'peer')]
-    await seedRooms(storage.env, organizationID, lister.userID, peer.userID)
+    await seedLists(storage.env, organizationID, lister.userID, peer.userID)
     const rows = [await probed(`idle (${label})`, service, async () => ({}))]
     const pdf = new Blob([Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(1024, 7)])])
     rows.push(
@@ -127,57 +128,25 @@ async function probed(
 }
 
 /** The lister in ROOMS group rooms with the peer: UNREAD_ROOMS with UNREAD unread messages, the rest with one. */
-async function seedRooms(
+async function seedLists(
   env: Record<string, string>,
   organizationID: string,
   userID: string,
   peerID: string,
 ) {
   const database = openDatabase({ dataDir: env.DATA_DIR as string, databaseURL: env.DATABASE_URL })
+  let id = 0
   try {
-    const start = Date.now() - 1_000_000_000
-    for (let from = 0; from < ROOMS; from += 200) {
-      const rooms = []
-      const participants = []
-      const messages = []
-      for (let r = from; r < Math.min(from + 200, ROOMS); r++) {
-        const id = `9${String(r).padStart(8, '0')}`
-        const count = r >= ROOMS - UNREAD_ROOMS ? UNREAD : 1
-        const created = (m: number) => start + r * 100 + m
-        rooms.push({
-          id,
-          organization_id: organizationID,
-          type: 2,
-          name: `room ${r}`,
-          image_url: '',
-          created: start,
-          updated: start,
-          last_message_created: created(count),
-        })
-        for (const user of [userID, peerID]) participants.push({ room_id: id, user_id: user, joined: start })
-        for (let m = 1; m <= count; m++)
-          messages.push({
-            id: `${id}${String(m).padStart(3, '0')}`,
-            room_id: id,
-            sender_id: peerID,
-            local_id: `seed-${r}-${m}`,
-            type: 1001,
-            body: `message ${m} of room ${r}, long enough to weigh like a chat message does`,
-            data: '{}',
-            quote: '{"title":"","content":"","imageURL":""}',
-            reply_to: null,
-            created: created(m),
-            updated: created(m),
-          })
-      }
-      await database.db.insertInto('rooms').values(rooms).execute()
-      await database.db.insertInto('room_participants').values(participants).execute()
-      for (let m = 0; m < messages.length; m += 400)
-        await database.db
-          .insertInto('messages')
-          .values(messages.slice(m, m + 400))
-          .execute()
-    }
+    await seedRooms(database.db, {
+      organizationID,
+      userID,
+      peerID,
+      rooms: ROOMS,
+      messagesOf: (room) => (room >= ROOMS - UNREAD_ROOMS ? UNREAD : 1),
+      start: Date.now() - 1_000_000_000,
+      // Small numbers, which no ID Parley issues is (they have 15 digits and more).
+      nextID: () => String(++id),
+    })
   } finally {
     await database.close()
   }

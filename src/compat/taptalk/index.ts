@@ -32,7 +32,7 @@ declare module 'fastify' {
 
 const ROOM_LIST = '/v1/chat/message/room_list_and_unread'
 /** Unread messages the room list holds for one room, and for all its rooms (docs/reference/quotas.md). */
-const UNREAD_LISTED = { perRoom: 100, total: 1000 }
+const UNREAD_LISTED = { perRoom: 100, total: 500 }
 const RECEIPTS = ['/v1/chat/message/feedback/read', '/v1/chat/message/feedback/delivered']
 
 const appKeyOf = (request: FastifyRequest): string | undefined => {

@@ -1,4 +1,6 @@
 import type { Clock } from '../../lib/clock.js'
+import { nextTurn } from '../../lib/in-turns.js'
+import { Semaphore } from '../../lib/semaphore.js'
 import type { Database } from '../../storage/database.js'
 import type { Files } from '../files/files.service.js'
 import type { Repositories } from '../repositories.js'
@@ -59,6 +61,13 @@ export class MessageSync {
   private readonly withLinks = (data: Record<string, unknown>) => this.files.withLinks(data)
 
   /**
+   * Room lists are read one at a time, each in a turn of the event loop of its own: a list of
+   * hundreds of rooms holds the loop for tens of milliseconds (on SQLite its queries too), and a
+   * flood of them must leave room for everything else (/healthz, sends) between any two.
+   */
+  private readonly lists = new Semaphore(1)
+
+  /**
    * What changed in the caller's rooms (messages sent or deleted) since their session last synced
    * (its room list, or the previous call), oldest change first; the sync point moves on.
    */
@@ -95,7 +104,14 @@ export class MessageSync {
    * of unread messages, and whether more rooms follow. The first page (no `after`) moves the
    * session's sync point to now: `new_and_updated` answers what changes after this.
    */
-  async roomListAndUnread(client: ClientIdentity, page: RoomListPage = {}): Promise<RoomList> {
+  roomListAndUnread(client: ClientIdentity, page: RoomListPage = {}): Promise<RoomList> {
+    return this.lists.run(async () => {
+      await nextTurn()
+      return this.readRoomList(client, page)
+    })
+  }
+
+  private async readRoomList(client: ClientIdentity, page: RoomListPage): Promise<RoomList> {
     const db = this.database.db
     const limit = page.limit ?? ROOM_LIST_LIMIT
     if (!page.after) await this.repositories.sessions.setSyncPoint(db, client.sessionID, this.clock.now())
@@ -136,7 +152,18 @@ export class MessageSync {
    * are unread: at most `perRoom` a room and about `total` in all, rooms listed first first (the
    * others keep only their last message). A few queries, however many rooms.
    */
-  async unreadMessages(
+  unreadMessages(
+    client: ClientIdentity,
+    entries: readonly RoomListEntry[],
+    limits: { perRoom: number; total: number },
+  ): Promise<Message[]> {
+    return this.lists.run(async () => {
+      await nextTurn()
+      return this.readUnreadMessages(client, entries, limits)
+    })
+  }
+
+  private async readUnreadMessages(
     client: ClientIdentity,
     entries: readonly RoomListEntry[],
     limits: { perRoom: number; total: number },
