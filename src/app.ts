@@ -39,10 +39,9 @@ import { LocalHub } from './realtime/hub.js'
 import { LocalPresence, Presence, RedisPresence } from './realtime/presence.js'
 import { RedisHub } from './realtime/redis-hub.js'
 import { createServices, type Services } from './services.js'
-import { RedisCounter } from './storage/counters.js'
 import type { Database } from './storage/database.js'
 import { fileStorage } from './storage/files/index.js'
-import { RedisConnections } from './storage/redis.js'
+import { RedisConnections, RedisCounter } from './storage/redis.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

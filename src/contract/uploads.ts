@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
 import { z } from 'zod'
-import type { Uploader } from '../domain/files/files.service.js'
-import { tooLarge } from '../domain/files/uploads.js'
+import { tooLarge, type Uploader } from '../domain/files/uploads.js'
 import { AppError, paramError } from '../errors/app-error.js'
 import { errorEnvelope, success, successEnvelope } from '../http/envelope.js'
 import { fileShape } from './files.js'

@@ -1,7 +1,6 @@
-import type { Redis } from 'ioredis'
-
 // Counts of attempts per key in fixed windows (logins per address, uploads per uploader): in the
-// process without Redis (one instance), in Redis with it (every instance counts together).
+// process without Redis (one instance), in Redis with it (RedisCounter, storage/redis.ts: every
+// instance counts together).
 
 /** Counts per key within one window; the window's number is part of the key. */
 export interface AttemptCounter {
@@ -31,19 +30,5 @@ export class MemoryCounter implements AttemptCounter {
   async remove(key: string): Promise<void> {
     const count = this.counts.get(key)
     if (count !== undefined) this.counts.set(key, count - 1)
-  }
-}
-
-/** Counts shared by every instance. */
-export class RedisCounter implements AttemptCounter {
-  constructor(private readonly redis: Redis) {}
-
-  async add(key: string, windowMs: number): Promise<number> {
-    const replies = await this.redis.multi().incr(key).pexpire(key, windowMs).exec()
-    return Number(replies?.[0]?.[1] ?? 0)
-  }
-
-  async remove(key: string): Promise<void> {
-    await this.redis.decr(key)
   }
 }

@@ -12,7 +12,7 @@ import type { Repositories } from '../repositories.js'
 import type { FileLinks, FileVariant } from './file-links.js'
 import { DEFAULT_FILE_TYPES, fitsMessageType, INLINE_IMAGE_TYPES, sniffMediaType } from './file-types.js'
 import type { UploadLimiter } from './upload-limits.js'
-import { cleanFileName, describeImage, spool } from './uploads.js'
+import { cleanFileName, describeImage, spool, type Uploader } from './uploads.js'
 
 /** A stored file as the APIs show it; `url` and `thumbnailURL` are signed links, good for an hour or two. */
 export interface FileObject {
@@ -25,12 +25,6 @@ export interface FileObject {
   fileName: string
   width: number | null
   height: number | null
-}
-
-/** Who uploads: their organization, and their ID as a message's sender (userID, `agent:<id>`, `chatbot:<id>`). */
-export interface Uploader {
-  organizationID: string
-  senderID: string
 }
 
 export interface FilesDependencies {
@@ -221,15 +215,8 @@ export class Files {
     const claim = { before: this.deps.clock.now() - DAY, limit: batch, dialect: database.dialect }
     for (let removed = 0; ; ) {
       const claimed = await repositories.files.claimUnsent(database.db, claim)
-      const kept = await Promise.all(
-        claimed.map((file) =>
-          this.removeBytes(file).then(
-            () => undefined,
-            () => file,
-          ),
-        ),
-      )
-      const failed = kept.filter((file) => file !== undefined)
+      const failed: Selectable<FilesTable>[] = []
+      await Promise.all(claimed.map((file) => this.removeBytes(file).catch(() => failed.push(file))))
       await repositories.files.restoreFiles(database.db, failed)
       removed += claimed.length - failed.length
       if (claimed.length < batch || failed.length > 0) return removed

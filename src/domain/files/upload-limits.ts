@@ -6,7 +6,7 @@ import type { AttemptCounter } from '../../storage/counters.js'
 import type { Database } from '../../storage/database.js'
 import type { Schema } from '../../storage/schema.js'
 import type { Repositories } from '../repositories.js'
-import type { Uploader } from './files.service.js'
+import type { Uploader } from './uploads.js'
 
 /** Which limit refused an upload (the label of parley_upload_refusals_total). */
 export type UploadLimit = keyof UploadLimits
@@ -78,44 +78,39 @@ export class UploadLimiter {
 
   /** Refuses when the unsent files, with one more of `size` bytes, would pass a quota. */
   private async check(db: Kysely<Schema>, uploader: Uploader, size: number): Promise<void> {
-    const usage = await this.deps.repositories.files.unsentUsage(
-      db,
-      uploader.organizationID,
-      uploader.senderID,
-    )
+    const { organizationID, senderID } = uploader
+    const usage = await this.deps.repositories.files.unsentUsage(db, organizationID, senderID)
     const { limits } = this
-    // A quota of bytes is reached when it has no room left: a file of 0 bytes is not an upload.
-    const over = (used: number, limit: number, adding: number) => used + adding > limit
-    const passed = ((): [UploadLimit, string] | undefined => {
-      if (!isChatbot(uploader)) {
-        if (over(usage.userFiles, limits.userFiles, 1))
-          return [
-            'userFiles',
-            `you have ${limits.userFiles} files uploaded and not sent, the most one may keep`,
-          ]
-        if (over(usage.userBytes, limits.userBytes, Math.max(size, 1)))
-          return [
-            'userBytes',
-            `your files uploaded and not sent would take more than ${mib(limits.userBytes)} MiB`,
-          ]
-      }
-      if (over(usage.organizationFiles, limits.organizationFiles, 1))
-        return [
-          'organizationFiles',
-          `the organization keeps ${limits.organizationFiles} files uploaded and not sent, its most`,
-        ]
-      if (over(usage.organizationBytes, limits.organizationBytes, Math.max(size, 1)))
-        return [
-          'organizationBytes',
-          `the organization's files uploaded and not sent would take more than ${mib(limits.organizationBytes)} MiB`,
-        ]
-      return undefined
-    })()
+    // A quota of bytes is reached when it has no room left: an empty file is no upload.
+    const bytes = Math.max(size, 1)
+    const quotas: [UploadLimit, number, string][] = [
+      [
+        'userFiles',
+        usage.userFiles + 1,
+        `you have ${limits.userFiles} files uploaded and not sent, the most one may keep`,
+      ],
+      [
+        'userBytes',
+        usage.userBytes + bytes,
+        `your files uploaded and not sent would take more than ${mib(limits.userBytes)} MiB`,
+      ],
+      [
+        'organizationFiles',
+        usage.organizationFiles + 1,
+        `the organization keeps ${limits.organizationFiles} files uploaded and not sent, its most`,
+      ],
+      [
+        'organizationBytes',
+        usage.organizationBytes + bytes,
+        `the organization's files uploaded and not sent would take more than ${mib(limits.organizationBytes)} MiB`,
+      ],
+    ]
+    const passed = quotas.slice(isChatbot(uploader) ? 2 : 0).find(([limit, wanted]) => wanted > limits[limit])
     if (!passed) return
     this.refusals[passed[0]]++
     throw new AppError(
       'limitReached',
-      `Upload quota reached: ${passed[1]} (send them, or they expire a day after upload)`,
+      `Upload quota reached: ${passed[2]} (send them, or they expire a day after upload)`,
       'file',
     )
   }
