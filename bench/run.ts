@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { benchAbuse, printAbuse } from './abuse.bench.js'
 import { benchDelivery, printDelivery } from './delivery.bench.js'
 import { benchHistory } from './history.bench.js'
 import { type Figures, load, printTable, startService } from './lib.js'
@@ -13,7 +14,7 @@ import { benchWebhook } from './webhook.bench.js'
 
 // `npm run bench`: each figure next to a baseline measured in the same run (a bare Fastify route
 // for HTTP, a bare ws relay for real time, the bot itself for delivery).
-// BENCH_ONLY=http|history|realtime|delivery|search|reports|upload|startup runs one part.
+// BENCH_ONLY=http|history|realtime|delivery|search|reports|upload|startup|abuse runs one part.
 // PostgreSQL scenarios use BENCH_DATABASE_URL, else DATABASE_URL, else the local server.
 
 const postgresURL =
@@ -105,6 +106,11 @@ if (!only || only === 'reports') {
 }
 if (!only || only === 'upload') printUploads(await benchUploads())
 if (!only || only === 'startup') printStartup(await benchStartup())
+if (!only || only === 'abuse') {
+  const rows = await benchAbuse('SQLite')
+  if (await postgresReachable()) rows.push(...(await benchAbuse('PostgreSQL', postgresURL)))
+  printAbuse(rows)
+}
 if (only === 'scale') {
   const rows = [await benchScale('SQLite')]
   if (await postgresReachable()) rows.push(await benchScale('PostgreSQL', postgresURL))

@@ -21,7 +21,7 @@ import { ThreadChainSender } from './domain/delivery/chain-sender.js'
 import { ChatbotTarget } from './domain/delivery/chatbot-target.js'
 import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
 import { DISABLE_AFTER_MS, ENDPOINT_CHAIN, EndpointTarget } from './domain/events/endpoint-target.js'
-import { sweepUnsentFiles } from './domain/files/files.service.js'
+import { sweepUnsentFiles } from './domain/files/unsent-sweep.js'
 import { repositories } from './domain/repositories.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
 import { useCORS } from './http/cors.js'
@@ -41,7 +41,7 @@ import { RedisHub } from './realtime/redis-hub.js'
 import { createServices, type Services } from './services.js'
 import type { Database } from './storage/database.js'
 import { fileStorage } from './storage/files/index.js'
-import { RedisConnections } from './storage/redis.js'
+import { RedisConnections, RedisCounter } from './storage/redis.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -119,7 +119,10 @@ export async function buildApp(options: AppOptions) {
     publicURL: config.publicURL,
     destinations: new DestinationPolicy(config.chatbotURLAllow),
     caseReopenWindowHours: config.caseReopenWindowHours,
+    groupRoomsPerUser: config.groupRoomsPerUser,
     files: fileStorage(config),
+    // With several instances, each uploader's uploads are counted together (login limits' connection).
+    ...(redis ? { uploadCounter: new RedisCounter(redis.logins) } : {}),
   })
   const presence = new Presence(
     redis ? new RedisPresence(redis.presence, () => clock.now()) : new LocalPresence(),
@@ -135,7 +138,10 @@ export async function buildApp(options: AppOptions) {
   app.decorate('services', services)
   // Before any route, so that the document sees every one (/metrics is added next).
   useDocs(app, config.publicURL, version, eventWebhooks)
-  const metrics = useMetrics(app, () => services.files.usagePerOrganization(), config.metrics)
+  const metrics = useMetrics(app, () => services.files.usagePerOrganization(), config.metrics, {
+    ...services.files.uploadLimits,
+    fullest: () => services.files.fullestUnsent(),
+  })
   const {
     autoStart = true,
     endpointDisableAfterMs = DISABLE_AFTER_MS,

@@ -1,3 +1,4 @@
+import type { UploadLimits } from './config/config.js'
 import { encodeEvent } from './contract/events.js'
 import { AgentSessions } from './domain/agents/agent-sessions.js'
 import { AgentsService } from './domain/agents/agents.service.js'
@@ -13,6 +14,7 @@ import { Events } from './domain/events/events.service.js'
 import { FileLinks } from './domain/files/file-links.js'
 import { FileTypeSettings } from './domain/files/file-type-settings.js'
 import { Files } from './domain/files/files.service.js'
+import { UploadLimiter } from './domain/files/upload-limits.js'
 import { MessageHistory } from './domain/messages/message-history.js'
 import { MessageSync } from './domain/messages/message-sync.js'
 import { MessagesService } from './domain/messages/messages.service.js'
@@ -22,6 +24,7 @@ import { CaseNotes } from './domain/notes/case-notes.js'
 import { OrganizationsService } from './domain/organizations/organizations.service.js'
 import { Reports } from './domain/reports/reports.js'
 import { type Repositories, repositories as realRepositories } from './domain/repositories.js'
+import { GROUP_ROOMS_PER_USER } from './domain/rooms/group-room-limit.js'
 import { RoomsService } from './domain/rooms/rooms.service.js'
 import { CaseSearcher } from './domain/search/case-search.js'
 import { ServerKeysService } from './domain/server-keys/server-keys.service.js'
@@ -36,6 +39,7 @@ import type { Clock } from './lib/clock.js'
 import { DestinationPolicy } from './lib/destinations.js'
 import { Sealer } from './lib/sealed.js'
 import { type Hub, LocalHub } from './realtime/hub.js'
+import { type AttemptCounter, MemoryCounter } from './storage/counters.js'
 import type { Database } from './storage/database.js'
 import type { FileStore } from './storage/files/file-store.js'
 
@@ -100,8 +104,12 @@ export interface Dependencies {
   repositories?: Repositories
   /** CASE_REOPEN_WINDOW_HOURS: how long after closing a case can be reopened; 72 unless given. */
   caseReopenWindowHours?: number
-  /** Where uploaded files go, and how large they may be. */
-  files: { store: FileStore; uploadDir: string; maxBytes: number }
+  /** Where uploaded files go, how large they may be, and the uploads' limits. */
+  files: { store: FileStore; uploadDir: string; maxBytes: number; limits: UploadLimits }
+  /** Uploads per uploader and minute: counted in this process unless given (Redis, with several instances). */
+  uploadCounter?: AttemptCounter
+  /** GROUP_ROOMS_PER_USER: group rooms one user may be in; 500 unless given. */
+  groupRoomsPerUser?: number
 }
 
 export function createServices({
@@ -113,18 +121,25 @@ export function createServices({
   destinations = new DestinationPolicy(),
   repositories = realRepositories,
   caseReopenWindowHours = DEFAULT_REOPEN_WINDOW_HOURS,
-  files: fileSettings,
+  files: { limits, ...fileSettings },
+  uploadCounter = new MemoryCounter(),
+  groupRoomsPerUser = GROUP_ROOMS_PER_USER,
 }: Dependencies): Services {
   const audit = new AuditLog(database, clock)
   const organizations = new OrganizationsService(database, repositories, clock, audit)
   const users = new UsersService(database, repositories)
-  const rooms = new RoomsService(database, repositories, clock, users, hub)
+  const rooms = new RoomsService(database, repositories, clock, users, hub, {
+    database,
+    repositories,
+    limit: groupRoomsPerUser,
+  })
   const senders = new Senders(database, repositories, users)
   const files = new Files({
     database,
     repositories,
     clock,
     links: new FileLinks(masterKey, publicURL, clock),
+    limiter: new UploadLimiter({ database, repositories, clock, counter: uploadCounter, limits }),
     ...fileSettings,
   })
   const outbox = new OutboxBell()

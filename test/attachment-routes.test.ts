@@ -184,4 +184,30 @@ describeEachDatabase('attachments on S3, by visitors, agents and chatbots', (dia
     expect(retried.status).toBe(200)
     expect((await download(server, before.url)).status).toBe(200)
   })
+
+  test('a sweep that finds the store down puts its files back; the next one removes them', async () => {
+    const org = await createOrganization(server, 'Sweep')
+    const visitor = await org.signIn('visitor-sweep')
+    const unsent = (
+      await upload(server, VISITOR_UPLOAD, await png(7, 7), { headers: bearer(visitor.accessToken) })
+    ).json.data.file
+    server.clock.advance(24 * 3_600_000 + 1)
+    const files = server.app.services.files
+    await s3.down()
+    try {
+      expect(await files.sweepUnsent()).toBe(0)
+    } finally {
+      await s3.up()
+    }
+    const row = () =>
+      server.testDatabase.database.db
+        .selectFrom('files')
+        .select('id')
+        .where('id', '=', unsent.fileID)
+        .execute()
+    expect(await row()).toHaveLength(1)
+    // The files of this describe's other tests are due by now too.
+    expect(await files.sweepUnsent()).toBeGreaterThanOrEqual(1)
+    expect(await row()).toHaveLength(0)
+  })
 })

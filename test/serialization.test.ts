@@ -191,9 +191,10 @@ describeEachDatabase('the routes', (dialect) => {
       ada.call('/v1/chat/message/list_by_room/before', { roomID }),
       await services.history.listBefore(identity, roomID, max, 50),
     )
-    await answers(ada.call('/v1/chat/message/room_list_and_unread'), {
-      rooms: await services.sync.roomListAndUnread(identity),
-    })
+    await answers(
+      ada.call('/v1/chat/message/room_list_and_unread'),
+      await services.sync.roomListAndUnread(identity),
+    )
     await answers(ada.call('/v1/client/room/get', { roomID }), {
       room: await services.rooms.get(identity, roomID),
     })

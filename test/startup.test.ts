@@ -29,6 +29,14 @@ describe('configuration', () => {
       logLevel: 'info',
       chatbotURLAllow: expect.objectContaining({ entries: [] }),
       uploadMaxBytes: 25 * 1024 * 1024,
+      uploadLimits: {
+        userFiles: 20,
+        userBytes: 100 * 1024 * 1024,
+        organizationFiles: 2000,
+        organizationBytes: 2048 * 1024 * 1024,
+        perMinute: 30,
+      },
+      groupRoomsPerUser: 500,
       fileStorage: { kind: 'disk' },
       metrics: { token: undefined, organizationLabels: false },
     })

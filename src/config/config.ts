@@ -27,10 +27,23 @@ export interface Config {
   chatbotURLAllow: AllowList
   /** The largest upload, in bytes (UPLOAD_MAX_MB). */
   uploadMaxBytes: number
+  /** What one uploader and one organization may keep unsent, and how fast one uploads (UPLOAD_*). */
+  uploadLimits: UploadLimits
+  /** Group rooms one user may be in (GROUP_ROOMS_PER_USER). */
+  groupRoomsPerUser: number
   /** Where uploaded files' bytes go: DATA_DIR/files, or S3-compatible storage when S3_BUCKET is set. */
   fileStorage: { kind: 'disk' } | { kind: 's3'; s3: S3Settings }
   /** Who may read /metrics (METRICS_TOKEN) and whether it names organizations (METRICS_ORGANIZATION_LABELS). */
   metrics: { token: string | undefined; organizationLabels: boolean }
+}
+
+/** Quotas on files uploaded and not sent yet, and the upload rate (docs/reference/quotas.md). */
+export interface UploadLimits {
+  userFiles: number
+  userBytes: number
+  organizationFiles: number
+  organizationBytes: number
+  perMinute: number
 }
 
 /** S3-compatible object storage for uploaded files (S3_* settings). */
@@ -46,6 +59,8 @@ export interface S3Settings {
 }
 
 export class ConfigError extends Error {}
+
+const MiB = 1024 * 1024
 
 const url = (protocols: string[]) =>
   z.string().refine(
@@ -127,6 +142,12 @@ const env = z.object({
   TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UPLOAD_MAX_MB: z.coerce.number().int().min(1).max(2048).default(25),
+  UPLOAD_USER_UNSENT_FILES: z.coerce.number().int().min(1).max(100_000).default(20),
+  UPLOAD_USER_UNSENT_MB: z.coerce.number().int().min(1).max(1_048_576).default(100),
+  UPLOAD_ORG_UNSENT_FILES: z.coerce.number().int().min(1).max(10_000_000).default(2000),
+  UPLOAD_ORG_UNSENT_MB: z.coerce.number().int().min(1).max(1_048_576).default(2048),
+  UPLOAD_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  GROUP_ROOMS_PER_USER: z.coerce.number().int().min(1).max(100_000).default(500),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: url(['http:', 'https:']).optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -182,7 +203,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     chatbotURLAllow: e.CHATBOT_URL_ALLOW,
-    uploadMaxBytes: e.UPLOAD_MAX_MB * 1024 * 1024,
+    uploadMaxBytes: e.UPLOAD_MAX_MB * MiB,
+    uploadLimits: {
+      userFiles: e.UPLOAD_USER_UNSENT_FILES,
+      userBytes: e.UPLOAD_USER_UNSENT_MB * MiB,
+      organizationFiles: e.UPLOAD_ORG_UNSENT_FILES,
+      organizationBytes: e.UPLOAD_ORG_UNSENT_MB * MiB,
+      perMinute: e.UPLOAD_RATE_PER_MINUTE,
+    },
+    groupRoomsPerUser: e.GROUP_ROOMS_PER_USER,
     fileStorage: e.S3_BUCKET ? { kind: 's3', s3: s3Settings(e, e.S3_BUCKET) } : { kind: 'disk' },
     metrics: { token: e.METRICS_TOKEN, organizationLabels: e.METRICS_ORGANIZATION_LABELS === 'true' },
   }

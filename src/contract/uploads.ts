@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
 import { z } from 'zod'
-import type { Uploader } from '../domain/files/files.service.js'
-import { tooLarge } from '../domain/files/uploads.js'
+import { tooLarge, type Uploader } from '../domain/files/uploads.js'
 import { AppError, paramError } from '../errors/app-error.js'
 import { errorEnvelope, success, successEnvelope } from '../http/envelope.js'
 import { fileShape } from './files.js'
@@ -37,6 +36,13 @@ export function uploadRoute(
         consumes: ['multipart/form-data'],
         response: {
           200: successEnvelope(z.object({ file: fileShape })),
+          409: errorEnvelope('40902: a quota of unsent files is reached (docs/reference/quotas.md)', {
+            status: 409,
+            code: '40902',
+            message:
+              'Upload quota reached: you have 20 files uploaded and not sent, the most one may keep (send them, or they expire a day after upload)',
+            field: 'file',
+          }),
           413: errorEnvelope('41300: the file is larger than UPLOAD_MAX_MB', {
             status: 413,
             code: '41300',
@@ -46,6 +52,11 @@ export function uploadRoute(
             status: 415,
             code: '41500',
             message: 'Files of type text/html are not accepted here',
+          }),
+          429: errorEnvelope('42900: too many uploads a minute (Retry-After says when to try again)', {
+            status: 429,
+            code: '42900',
+            message: 'too many uploads: at most 30 a minute',
           }),
         },
       },

@@ -15,6 +15,7 @@ export type ErrorKind =
   | 'methodNotAllowed' // 405 40500
   | 'requestTimeout' // 408 40800 (the request did not arrive in time)
   | 'conflict' // 409 40901
+  | 'limitReached' // 409 40902 (a documented limit of what one user or organization keeps)
   | 'bodyTooLarge' // 413 41300
   | 'unsupportedMediaType' // 415 41500
   | 'rateLimited' // 429 42900
@@ -36,6 +37,16 @@ export class AppError extends Error {
     super(message)
     Error.stackTraceLimit = limit
     this.name = 'AppError'
+  }
+}
+
+/** 429: too many of something in a window; `Retry-After` says when the window has room again. */
+export class RateLimited extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rateLimited', message)
   }
 }
 

@@ -24,6 +24,7 @@ const STATUS: Record<ErrorKind, [status: number, code: string]> = {
   methodNotAllowed: [405, '40500'],
   requestTimeout: [408, '40800'],
   conflict: [409, '40901'],
+  limitReached: [409, '40902'],
   bodyTooLarge: [413, '41300'],
   unsupportedMediaType: [415, '41500'],
   rateLimited: [429, '42900'],

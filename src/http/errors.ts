@@ -7,6 +7,7 @@ import {
   INTERNAL_MESSAGE,
   isAppError,
   MALFORMED_REQUEST,
+  RateLimited,
 } from '../errors/app-error.js'
 import { isUnavailable } from '../errors/faults.js'
 import { http } from '../lib/builtins.js'
@@ -121,6 +122,7 @@ export function useErrorMapping(app: FastifyInstance, formats = new ErrorFormats
       if (!isAppError(error)) request.log.warn({ err: error }, 'storage unavailable')
       reply.header('retry-after', String(RETRY_AFTER_SECONDS))
     }
+    if (appError instanceof RateLimited) reply.header('retry-after', String(appError.retryAfterSeconds))
     return formats.write(reply, request.url, appError)
   })
 

@@ -5,6 +5,7 @@ import { constantTimeEqual, hashSecret } from '../lib/secrets.js'
 import { readBearer } from './credentials.js'
 import { SECURITY } from './docs.js'
 import { errorEnvelope, plainText } from './envelope.js'
+import { type UploadReport, uploadMetrics } from './upload-metrics.js'
 
 /** What the uploaded files of each organization take, read from the database at each scrape. */
 export type FileUsage = () => Promise<{ organizationID: string; files: number; bytes: number }[]>
@@ -19,14 +20,19 @@ export interface MetricsAccess {
 
 /**
  * Prometheus metrics at GET /metrics: the process's defaults, the delivery outbox's (the meter
- * returned here is what the delivery worker counts with: its DeliveryMeter) and the files stored,
- * in all or per organization.
+ * returned here is what the delivery worker counts with: its DeliveryMeter), the files stored (in
+ * all or per organization), and the uploads' limits (upload-metrics.ts).
  *
  * prom-client is loaded by the first scrape, not at start: until then the meter counts in plain
  * numbers (as cheap as counting gets), which the metrics read at each scrape. The process's default
  * metrics (garbage collection, event loop delay) are measured from that first scrape on.
  */
-export function useMetrics(app: FastifyInstance, fileUsage: FileUsage, access: MetricsAccess) {
+export function useMetrics(
+  app: FastifyInstance,
+  fileUsage: FileUsage,
+  access: MetricsAccess,
+  uploads: UploadReport,
+) {
   const counts = { sent: 0, retried: 0, failed: 0, handedOver: 0, lag: 0 }
   /** Event deliveries per endpoint and outcome. */
   const events = new Map<string, { endpoint: string; outcome: string; count: number }>()
@@ -55,7 +61,7 @@ export function useMetrics(app: FastifyInstance, fileUsage: FileUsage, access: M
   }
   app.get('/metrics', { schema, onRequest }, async (_request, reply) => {
     registry ??= import('prom-client').then((client) =>
-      metricsRegistry(client, counts, events, fileUsage, access.organizationLabels),
+      metricsRegistry(client, counts, events, fileUsage, access.organizationLabels, uploads),
     )
     const metrics = await registry
     reply.type(metrics.contentType)
@@ -87,6 +93,7 @@ function metricsRegistry(
   events: Map<string, { endpoint: string; outcome: string; count: number }>,
   fileUsage: FileUsage,
   organizationLabels: boolean,
+  uploads: UploadReport,
 ): Registry {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'parley_' })
@@ -141,6 +148,7 @@ function metricsRegistry(
     })
   const per = organizationLabels ? 'per organization' : 'in all organizations'
   usage('parley_files', `Uploaded files stored, ${per}.`, 'files')
-  usage('parley_file_bytes', `Bytes of uploaded files stored, ${per} (quota use).`, 'bytes')
+  usage('parley_file_bytes', `Bytes of uploaded files stored, ${per}.`, 'bytes')
+  uploadMetrics({ Counter, Gauge }, registry, uploads)
   return registry
 }

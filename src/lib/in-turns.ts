@@ -1,5 +1,5 @@
 /** The next turn of the event loop: what arrived meanwhile (I/O, timers) runs first. */
-const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve))
+export const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
  * Runs `work` on each item, `size` items at a time, awaiting `pause` (by default, the next turn of

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import type { Redis, RedisOptions } from 'ioredis'
 import type { BaseLogger } from 'pino'
+import type { AttemptCounter } from './counters.js'
 
 /** The hub waits out an outage: commands queue with no retry limit, reconnecting at least every 2 s. */
 const HUB_OPTIONS: RedisOptions = {
@@ -56,5 +57,19 @@ export class RedisConnections {
         return ended
       }),
     )
+  }
+}
+
+/** Counts shared by every instance. */
+export class RedisCounter implements AttemptCounter {
+  constructor(private readonly redis: Redis) {}
+
+  async add(key: string, windowMs: number): Promise<number> {
+    const replies = await this.redis.multi().incr(key).pexpire(key, windowMs).exec()
+    return Number(replies?.[0]?.[1] ?? 0)
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.redis.decr(key)
   }
 }

@@ -1,5 +1,5 @@
+import { loadConfig } from '../../src/config/config.js'
 import { fileStorage } from '../../src/storage/files/index.js'
 
-/** Uploads in the test's data directory, at most 25 MiB each (as Parley's default). */
-export const testFileStorage = (dataDir: string) =>
-  fileStorage({ dataDir, fileStorage: { kind: 'disk' }, uploadMaxBytes: 25 * 1024 * 1024 })
+/** Uploads in the test's data directory, with Parley's default limits (25 MiB each, the quotas). */
+export const testFileStorage = (dataDir: string) => fileStorage({ ...loadConfig({}), dataDir })

@@ -98,7 +98,10 @@ export function roomsAPI({ call }: ApiContext) {
   const room = (path: string, body: unknown) => call<{ room: Room }>(path, body).then((d) => d.room)
   return {
     get: (roomID: string) => room('/v1/client/room/get', { roomID }),
-    /** Every room with its latest message and unread count (room_list_and_unread). */
+    /**
+     * Your rooms with their latest message and unread count, newest message first: the first 500
+     * (room_list_and_unread; docs/reference/quotas.md).
+     */
     list: () =>
       call<{ rooms: RoomListItem[] }>('/v1/chat/message/room_list_and_unread', {}).then((d) => d.rooms),
     create: (input: { name: string; userIDs: string[]; imageURL?: string }) =>

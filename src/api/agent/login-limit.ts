@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify'
-import type { Redis } from 'ioredis'
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
+import type { AttemptCounter } from '../../storage/counters.js'
 
 // Password spraying: one address trying a few passwords on many accounts never trips the
 // per-account limit. This one counts failed logins per address across accounts, in fixed
@@ -12,51 +12,6 @@ import type { Clock } from '../../lib/clock.js'
 /** Failed logins per minute from one address, across accounts. */
 export const FAILED_LOGINS_PER_ADDRESS_PER_MINUTE = 30
 const WINDOW_MS = 60_000
-
-/** Counts per key within one window; the window's number is part of the key. */
-export interface AttemptCounter {
-  /** Adds one; answers the count after. */
-  add(key: string, windowMs: number): Promise<number>
-  /** Takes one back. */
-  remove(key: string): Promise<void>
-}
-
-/** One process's counts (without Redis there is one instance). */
-export class MemoryCounter implements AttemptCounter {
-  private counts = new Map<string, number>()
-  private window = ''
-
-  async add(key: string): Promise<number> {
-    // Keys name their window: when the window moves on, the old counts are dropped.
-    const window = key.slice(key.lastIndexOf(':'))
-    if (window !== this.window) {
-      this.counts = new Map()
-      this.window = window
-    }
-    const count = (this.counts.get(key) ?? 0) + 1
-    this.counts.set(key, count)
-    return count
-  }
-
-  async remove(key: string): Promise<void> {
-    const count = this.counts.get(key)
-    if (count !== undefined) this.counts.set(key, count - 1)
-  }
-}
-
-/** Counts shared by every instance. */
-export class RedisCounter implements AttemptCounter {
-  constructor(private readonly redis: Redis) {}
-
-  async add(key: string, windowMs: number): Promise<number> {
-    const replies = await this.redis.multi().incr(key).pexpire(key, windowMs).exec()
-    return Number(replies?.[0]?.[1] ?? 0)
-  }
-
-  async remove(key: string): Promise<void> {
-    await this.redis.decr(key)
-  }
-}
 
 export class AddressLoginLimit {
   /** The login under way per address here: one at a time, so parallel attempts are counted exactly. */

@@ -32,6 +32,16 @@ const errors = {
   }),
 }
 
+/** Creating a group room, or adding users to one, past a user's group rooms (docs/reference/quotas.md). */
+const groupRoomLimit = {
+  409: errorEnvelope('40902: a user who would join is in as many group rooms as one may be', {
+    status: 409,
+    code: '40902',
+    message: 'User 325132386281046016 is in 500 group rooms, the most one may be in',
+    field: 'userIDs',
+  }),
+}
+
 const page = z.object({ messages: z.array(messageShape), hasMore: z.boolean() })
 
 /**
@@ -43,12 +53,12 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   documentSecurity(fastify, SECURITY.client)
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { users, rooms, messages, history, sync } = app.services
-  const describe = <B, R extends z.ZodType>(summary: string, request: B, data: R) => ({
+  const describe = <B, R extends z.ZodType>(summary: string, request: B, data: R, more = {}) => ({
     schema: {
       summary,
       tags: ['chat'],
       body: request,
-      response: { 200: successEnvelope(data), ...errors },
+      response: { 200: successEnvelope(data), ...errors, ...more },
     },
   })
 
@@ -68,15 +78,17 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   )
 
   const room = z.object({ room: roomShape })
-  app.post('/v1/client/room/create', describe('Create a group room', body.createRoom, room), async (r) =>
-    success({ room: await rooms.createGroup(r.client, r.body) }),
+  app.post(
+    '/v1/client/room/create',
+    describe('Create a group room', body.createRoom, room, groupRoomLimit),
+    async (r) => success({ room: await rooms.createGroup(r.client, r.body) }),
   )
   app.post('/v1/client/room/get', describe('A room you are in', roomRequest, room), async (r) =>
     success({ room: await rooms.get(r.client, r.body.roomID) }),
   )
   app.post(
     '/v1/client/room/participants/add',
-    describe('Add users to a group room', body.participantsRequest, room),
+    describe('Add users to a group room', body.participantsRequest, room, groupRoomLimit),
     async (r) => success({ room: await rooms.addParticipants(r.client, r.body.roomID, r.body.userIDs) }),
   )
   app.post(
@@ -107,15 +119,20 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v1/chat/message/room_list_and_unread',
     describe(
-      'Your rooms with their latest message and unread count',
-      body.emptyRequest,
+      'Your rooms (newest message first, a page at a time) with their latest message and unread count',
+      body.roomListRequest,
       z.object({
         rooms: z.array(
           z.object({ room: roomShape, lastMessage: messageShape.nullable(), unreadCount: z.number().int() }),
         ),
+        hasMore: z.boolean(),
       }),
     ),
-    async (r) => success({ rooms: await sync.roomListAndUnread(r.client) }),
+    async (r) => {
+      const { limit, before, beforeRoomID } = r.body
+      const after = beforeRoomID ? { lastMessageCreated: before, roomID: beforeRoomID } : undefined
+      return success(await sync.roomListAndUnread(r.client, { limit, after }))
+    },
   )
   app.post(
     '/v1/chat/message/new_and_updated',

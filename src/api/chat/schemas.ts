@@ -1,3 +1,4 @@
+import { ROOM_LIST_LIMIT } from '../../domain/messages/message-sync.js'
 import {
   optionalInteger,
   optionalText,
@@ -46,3 +47,22 @@ export const receiptRequest = params({
 })
 export const deleteRequest = params({ roomID, messageIDs: requiredIDList({ min: 1, max: 100 }) })
 export const emptyRequest = params({})
+export const roomListRequest = params({
+  limit: optionalInteger({
+    min: 1,
+    max: ROOM_LIST_LIMIT,
+    fallback: ROOM_LIST_LIMIT,
+    description: `Rooms a page, 1-${ROOM_LIST_LIMIT} (default ${ROOM_LIST_LIMIT}, also when no page is asked for).`,
+  }),
+  before: optionalInteger({
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    fallback: 0,
+    description:
+      'Paging: the `lastMessage.created` of the last room of the previous page (0: it has no message), with beforeRoomID.',
+  }),
+  beforeRoomID: optionalText({
+    max: 64,
+    description: 'Paging: the roomID of the last room of the previous page; absent: the first page.',
+  }),
+})

@@ -47,6 +47,7 @@ export const webhookFormat: ErrorFormat = (error) => {
       case 'requestTimeout':
         return [408, 'request timeout']
       case 'conflict':
+      case 'limitReached':
         return [409, error.message]
       case 'bodyTooLarge':
         return [413, 'request body is too large']

@@ -3,14 +3,14 @@ import { z } from 'zod'
 import { AppKeyError, type AppKeyIdentity } from '../../domain/app-keys/app-keys.service.js'
 import type { FileObject } from '../../domain/files/files.service.js'
 import type { Message } from '../../domain/messages/message.js'
-import type { MessageHistory } from '../../domain/messages/message-history.js'
-import type { RoomListEntry } from '../../domain/messages/message-sync.js'
+import type { MessageSync, RoomListEntry } from '../../domain/messages/message-sync.js'
 import type { RoomSummary } from '../../domain/rooms/room.js'
 import type { ClientIdentity } from '../../domain/sessions/access-tokens.js'
 import { isClientFacing } from '../../http/cors.js'
 import { SECURITY } from '../../http/docs.js'
 import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
+import { eachInTurns } from '../../lib/in-turns.js'
 import { DOWNLOAD, taptalkFiles } from './files.js'
 import { toSDKMessage, toSDKRoom } from './model.js'
 import { taptalkDialect } from './socket.js'
@@ -32,7 +32,8 @@ declare module 'fastify' {
 }
 
 const ROOM_LIST = '/v1/chat/message/room_list_and_unread'
-const UNREAD_LISTED = 100
+/** Unread messages the room list holds for one room, and for all its rooms (docs/reference/quotas.md). */
+const UNREAD_LISTED = { perRoom: 100, total: 500 }
 const RECEIPTS = ['/v1/chat/message/feedback/read', '/v1/chat/message/feedback/delivered']
 
 const appKeyOf = (request: FastifyRequest): string | undefined => {
@@ -87,8 +88,8 @@ export async function useTapTalkCompat(app: FastifyInstance): Promise<void> {
     const url = request.routeOptions.url ?? ''
     const data = envelope.data as Data
     if (url !== ROOM_LIST) return done(null, { ...envelope, data: toSDKData(data) })
-    roomListMessages(app.services.history, request.client, data.rooms ?? []).then(
-      (messages) => done(null, { ...envelope, data: { messages: messages.map(toSDKMessage) } }),
+    roomListMessages(app.services.sync, request.client, data.rooms ?? []).then(
+      (messages) => done(null, { ...envelope, data: { messages } }),
       (error: Error) => done(error),
     )
   })
@@ -124,22 +125,25 @@ interface Data {
 }
 
 /**
- * The SDK's room list is a list of messages, newest first: each room's last one and its unread
- * ones (the SDK counts a room's unread messages among those it holds; up to 100 a room).
+ * The SDK's room list is a list of messages in its model, newest first: each room's last one and
+ * its unread ones (the SDK counts a room's unread messages among those it holds), within
+ * UNREAD_LISTED. Encrypted 100 at a time, a turn of the event loop each (a thousand take some
+ * 50 ms).
  */
 async function roomListMessages(
-  history: MessageHistory,
+  sync: MessageSync,
   client: ClientIdentity,
   rooms: RoomListEntry[],
-): Promise<Message[]> {
-  const perRoom = await Promise.all(
-    rooms.map(async ({ room, lastMessage, unreadCount }) => {
-      if (unreadCount <= 1) return lastMessage ? [lastMessage] : []
-      const limit = Math.min(unreadCount, UNREAD_LISTED)
-      return (await history.listBefore(client, room.roomID, 0, limit)).messages
-    }),
+): Promise<ReturnType<typeof toSDKMessage>[]> {
+  const unread = await sync.unreadMessages(client, rooms, UNREAD_LISTED)
+  const listed = new Set(unread.map((message) => message.roomID))
+  const lastOnly = rooms.flatMap(({ room, lastMessage }) =>
+    lastMessage && !listed.has(room.roomID) ? [lastMessage] : [],
   )
-  return perRoom.flat().sort((a, b) => b.created - a.created)
+  const sorted = [...unread, ...lastOnly].sort((a, b) => b.created - a.created)
+  const inModel: ReturnType<typeof toSDKMessage>[] = []
+  await eachInTurns(sorted, 100, (message) => inModel.push(toSDKMessage(message)))
+  return inModel
 }
 
 function toSDKData(data: Data): unknown {

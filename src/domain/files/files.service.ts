@@ -11,7 +11,8 @@ import { fileIDOf, type MessageContent } from '../messages/message-types.js'
 import type { Repositories } from '../repositories.js'
 import type { FileLinks, FileVariant } from './file-links.js'
 import { DEFAULT_FILE_TYPES, fitsMessageType, INLINE_IMAGE_TYPES, sniffMediaType } from './file-types.js'
-import { cleanFileName, describeImage, spool } from './uploads.js'
+import type { UploadLimiter } from './upload-limits.js'
+import { cleanFileName, describeImage, spool, type Uploader } from './uploads.js'
 
 /** A stored file as the APIs show it; `url` and `thumbnailURL` are signed links, good for an hour or two. */
 export interface FileObject {
@@ -26,12 +27,6 @@ export interface FileObject {
   height: number | null
 }
 
-/** Who uploads: their organization, and their ID as a message's sender (userID, `agent:<id>`, `chatbot:<id>`). */
-export interface Uploader {
-  organizationID: string
-  senderID: string
-}
-
 export interface FilesDependencies {
   database: Database
   repositories: Pick<Repositories, 'files'>
@@ -41,10 +36,14 @@ export interface FilesDependencies {
   /** Where uploads are written while they arrive and are checked (DATA_DIR/uploads). */
   uploadDir: string
   maxBytes: number
+  /** The uploaders' rate and the quotas of unsent files. */
+  limiter: UploadLimiter
 }
 
 type Trx = Kysely<Schema>
 const DAY = 86_400_000
+/** Files a sweep takes at a time: a short statement, then the event loop turns before the next. */
+const SWEEP_BATCH = 200
 const keyOf = (file: { organization_id: string; id: string }, variant: FileVariant = 'file') =>
   `${file.organization_id}/${file.id}${variant === 'thumbnail' ? '.thumbnail' : ''}`
 
@@ -64,7 +63,8 @@ export class Files {
     uploader: Uploader,
     source: { stream: Readable; fileName: string | undefined },
   ): Promise<FileObject> {
-    const { database, store, uploadDir, maxBytes } = this.deps
+    const { database, store, uploadDir, maxBytes, limiter } = this.deps
+    await limiter.admit(uploader)
     const id = database.ids.next()
     const temp = join(uploadDir, `${id}.upload`)
     const thumbnail = join(uploadDir, `${id}.thumbnail`)
@@ -96,7 +96,15 @@ export class Files {
       if (image)
         await store.put(keyOf(row, 'thumbnail'), thumbnail, (await stat(thumbnail)).size, 'image/webp')
       await store.put(keyOf(row), temp, size, mediaType)
-      await this.deps.repositories.files.insertFile(database.db, row)
+      await database
+        .transaction(async (trx) => {
+          await limiter.reserve(trx, uploader, size)
+          await this.deps.repositories.files.insertFile(trx, row)
+        })
+        .catch(async (error: unknown) => {
+          await this.removeBytes(row).catch(() => {})
+          throw error
+        })
       return this.objectOf(row)
     } finally {
       await rm(temp, { force: true })
@@ -196,17 +204,34 @@ export class Files {
     await Promise.all(files.map((file) => this.removeBytes(file)))
   }
 
-  /** Removes files uploaded more than a day ago that no message took. How many. */
-  async sweepUnsent(limit = 500): Promise<number> {
+  /**
+   * Removes the files uploaded more than a day ago that no message took, a batch at a time until
+   * none is left, letting requests in between batches. Safe beside other instances' sweeps: each
+   * claims its batch (Files repository, claimUnsent). Files whose bytes the store would not remove
+   * (it is away) are put back for the next sweep, which ends this one. How many it removed.
+   */
+  async sweepUnsent(batch = SWEEP_BATCH): Promise<number> {
     const { database, repositories } = this.deps
-    const unsent = await repositories.files.unsentFiles(database.db, this.deps.clock.now() - DAY, limit)
-    if (unsent.length === 0) return 0
-    for (const file of unsent) await this.removeBytes(file)
-    await repositories.files.deleteFileRows(
-      database.db,
-      unsent.map((file) => file.id),
-    )
-    return unsent.length
+    const claim = { before: this.deps.clock.now() - DAY, limit: batch, dialect: database.dialect }
+    for (let removed = 0; ; ) {
+      const claimed = await repositories.files.claimUnsent(database.db, claim)
+      const failed: Selectable<FilesTable>[] = []
+      await Promise.all(claimed.map((file) => this.removeBytes(file).catch(() => failed.push(file))))
+      await repositories.files.restoreFiles(database.db, failed)
+      removed += claimed.length - failed.length
+      if (claimed.length < batch || failed.length > 0) return removed
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+  }
+
+  /** The uploads' limits and how often each refused an upload (/metrics). */
+  get uploadLimits() {
+    return { limits: this.deps.limiter.limits, refusals: this.deps.limiter.refusals }
+  }
+
+  /** The unsent files of the organization that keeps the most, and of the one that keeps the most bytes. */
+  fullestUnsent() {
+    return this.deps.repositories.files.fullestUnsent(this.deps.database.db)
   }
 
   /** Removes the files the uploader uploaded that no message took (erasure): bytes and rows. */
@@ -256,19 +281,3 @@ const described = (file: Selectable<FilesTable>) => ({
   height: file.height,
   hasThumbnail: file.has_thumbnail === 1,
 })
-
-/**
- * Sweeps files never sent every `everyMs` (on every instance: a sweep takes rows no other
- * sweep has yet, and deleting bytes twice is no error). Its stop.
- */
-export function sweepUnsentFiles(
-  files: Files,
-  everyMs: number,
-  log: { warn: (o: object, m: string) => void },
-) {
-  const timer = setInterval(() => {
-    files.sweepUnsent().catch((error: unknown) => log.warn({ err: error }, 'sweeping unsent files failed'))
-  }, everyMs)
-  timer.unref()
-  return () => clearInterval(timer)
-}

@@ -5,6 +5,12 @@ import { pipeline } from 'node:stream/promises'
 import { AppError, paramError } from '../../errors/app-error.js'
 import { withoutBidiControls } from '../../lib/formats.js'
 
+/** Who uploads: their organization, and their ID as a message's sender (userID, `agent:<id>`, `chatbot:<id>`). */
+export interface Uploader {
+  organizationID: string
+  senderID: string
+}
+
 /** Longest file name kept, in code points. */
 const NAME_LIMIT = 200
 /** Thumbnails fit in this square (the console's, the widget's and the SDK's previews). */

@@ -1,11 +1,14 @@
 import type { Clock } from '../../lib/clock.js'
+import { nextTurn } from '../../lib/in-turns.js'
+import { Semaphore } from '../../lib/semaphore.js'
 import type { Database } from '../../storage/database.js'
 import type { Files } from '../files/files.service.js'
 import type { Repositories } from '../repositories.js'
 import { type Room, toRoom } from '../rooms/room.js'
+import type { RoomListCursor } from '../rooms/rooms.repository.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
-import { type Message, messageContext, type Page, toMessage } from './message.js'
+import { type Message, type MessageContext, messageContext, type Page, toMessage } from './message.js'
 import type { Senders } from './senders.js'
 
 /** Most messages one `new_and_updated` answers; `hasMore` asks for the rest. */
@@ -17,6 +20,23 @@ export const CHANGES_LIMIT = 500
  * drop what they already have by messageID).
  */
 export const SYNC_OVERLAP_MS = 5000
+
+/**
+ * Most rooms one room list answers, also when the client asks for no page: their last messages
+ * are one answer's worth (docs/reference/quotas.md).
+ */
+export const ROOM_LIST_LIMIT = 500
+
+/** Which page of rooms: at most `limit`, after the room `after` names (the last of the page before). */
+export interface RoomListPage {
+  limit?: number
+  after?: RoomListCursor | undefined
+}
+
+export interface RoomList {
+  rooms: RoomListEntry[]
+  hasMore: boolean
+}
 
 export interface RoomListEntry {
   room: Room
@@ -39,6 +59,13 @@ export class MessageSync {
   ) {}
 
   private readonly withLinks = (data: Record<string, unknown>) => this.files.withLinks(data)
+
+  /**
+   * Room lists are read one at a time, each in a turn of the event loop of its own: a list of
+   * hundreds of rooms holds the loop for tens of milliseconds (on SQLite its queries too), and a
+   * flood of them must leave room for everything else (/healthz, sends) between any two.
+   */
+  private readonly lists = new Semaphore(1)
 
   /**
    * What changed in the caller's rooms (messages sent or deleted) since their session last synced
@@ -73,29 +100,42 @@ export class MessageSync {
   }
 
   /**
-   * Every room of the user with its newest message and the count of unread messages. The
-   * session's sync point moves to now: `new_and_updated` answers what changes after this.
+   * A page of the user's rooms (newest message first) with each one's newest message and count
+   * of unread messages, and whether more rooms follow. The first page (no `after`) moves the
+   * session's sync point to now: `new_and_updated` answers what changes after this.
    */
-  async roomListAndUnread(client: ClientIdentity): Promise<RoomListEntry[]> {
+  roomListAndUnread(client: ClientIdentity, page: RoomListPage = {}): Promise<RoomList> {
+    return this.lists.run(async () => {
+      await nextTurn()
+      return this.readRoomList(client, page)
+    })
+  }
+
+  private async readRoomList(client: ClientIdentity, page: RoomListPage): Promise<RoomList> {
     const db = this.database.db
-    await this.repositories.sessions.setSyncPoint(db, client.sessionID, this.clock.now())
-    const [rooms, lastMessages, counts] = await Promise.all([
-      this.repositories.rooms.roomsOfUser(db, client.userID),
-      this.repositories.messages.lastMessagesOfUser(db, client.userID),
-      this.repositories.messages.unreadCounts(db, client.userID),
+    const limit = page.limit ?? ROOM_LIST_LIMIT
+    if (!page.after) await this.repositories.sessions.setSyncPoint(db, client.sessionID, this.clock.now())
+    const found = await this.repositories.rooms.roomPageOfUser(db, {
+      userID: client.userID,
+      limit: limit + 1,
+      before: page.after,
+    })
+    const rooms = found.slice(0, limit)
+    const roomIDs = rooms.map((room) => room.id)
+    const [lastMessages, counts, participants] = await Promise.all([
+      this.repositories.messages.lastMessagesOfRooms(db, roomIDs),
+      this.repositories.messages.unreadCounts(db, client.userID, roomIDs),
+      this.repositories.rooms.participantsOfRooms(db, roomIDs),
     ])
-    const participants = await this.repositories.rooms.participantsOfRooms(
-      db,
-      rooms.map((r) => r.id),
-    )
     const senders = await this.senders.of(
       client.organizationID,
       lastMessages.map((m) => m.sender_id),
     )
     const unread = new Map(counts.map((c) => [c.room_id, Number(c.unread)]))
     const last = new Map(lastMessages.map((m) => [m.room_id, m]))
-    return rooms.map((room) => {
-      const roomParticipants = participants.filter((p) => p.room_id === room.id)
+    const participantsOf = byRoom(participants)
+    const entries = rooms.map((room) => {
+      const roomParticipants = participantsOf.get(room.id) ?? []
       const message = last.get(room.id)
       const context = messageContext(room, roomParticipants, senders, this.withLinks)
       return {
@@ -104,5 +144,66 @@ export class MessageSync {
         unreadCount: unread.get(room.id) ?? 0,
       }
     })
+    return { rooms: entries, hasMore: found.length > limit }
   }
+
+  /**
+   * For a room list's rooms with more than one unread message, their newest messages, as many as
+   * are unread: at most `perRoom` a room and about `total` in all, rooms listed first first (the
+   * others keep only their last message). A few queries, however many rooms.
+   */
+  unreadMessages(
+    client: ClientIdentity,
+    entries: readonly RoomListEntry[],
+    limits: { perRoom: number; total: number },
+  ): Promise<Message[]> {
+    return this.lists.run(async () => {
+      await nextTurn()
+      return this.readUnreadMessages(client, entries, limits)
+    })
+  }
+
+  private async readUnreadMessages(
+    client: ClientIdentity,
+    entries: readonly RoomListEntry[],
+    limits: { perRoom: number; total: number },
+  ): Promise<Message[]> {
+    const db = this.database.db
+    const roomIDs: string[] = []
+    let left = limits.total
+    for (const { room, unreadCount } of entries) {
+      const count = Math.min(unreadCount, limits.perRoom)
+      if (count <= 1 || count > left) continue
+      roomIDs.push(room.roomID)
+      left -= count
+    }
+    const [rows, rooms, participants] = await Promise.all([
+      this.repositories.messages.unreadTails(db, { userID: client.userID, roomIDs, perRoom: limits.perRoom }),
+      this.repositories.rooms.findRooms(db, roomIDs),
+      this.repositories.rooms.participantsOfRooms(db, roomIDs),
+    ])
+    const senders = await this.senders.of(
+      client.organizationID,
+      rows.map((row) => row.sender_id),
+    )
+    const participantsOf = byRoom(participants)
+    const contexts = new Map(
+      rooms.map((row) => [
+        row.id,
+        messageContext(row, participantsOf.get(row.id) ?? [], senders, this.withLinks),
+      ]),
+    )
+    return rows.map((row) => toMessage(row, contexts.get(row.room_id) as MessageContext))
+  }
+}
+
+/** Participants by room, in the order given. */
+function byRoom<T extends { room_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const grouped = new Map<string, T[]>()
+  for (const row of rows) {
+    const group = grouped.get(row.room_id)
+    if (group) group.push(row)
+    else grouped.set(row.room_id, [row])
+  }
+  return grouped
 }

@@ -82,18 +82,6 @@ export const sentBetween = (
     .limit(range.limit)
     .execute()
 
-/** The newest message of each room the user is in. */
-export const lastMessagesOfUser = (db: Kysely<Schema>, userID: string) =>
-  db
-    .selectFrom('messages as m')
-    .innerJoin('rooms as r', (join) =>
-      join.onRef('r.id', '=', 'm.room_id').onRef('r.last_message_created', '=', 'm.created'),
-    )
-    .innerJoin('room_participants as p', 'p.room_id', 'r.id')
-    .selectAll('m')
-    .where('p.user_id', '=', userID)
-    .execute()
-
 /**
  * The newest message of each of these rooms, in one query: `rooms.last_message_created` points at
  * it (`created` is unique within a room), found by the (room_id, created) index.
@@ -136,18 +124,54 @@ export const changedSince = (db: Kysely<Schema>, userID: string, since: number, 
   )
 }
 
-/** Per room of the user: messages from others after the user's read mark, not deleted. */
-export const unreadCounts = (db: Kysely<Schema>, userID: string) =>
-  db
-    .selectFrom('messages as m')
-    .innerJoin('room_participants as p', 'p.room_id', 'm.room_id')
-    .select(['m.room_id', (eb) => eb.fn.countAll<number>().as('unread')])
-    .where('p.user_id', '=', userID)
-    .whereRef('m.created', '>', 'p.read_up_to')
-    .where('m.sender_id', '<>', userID)
-    .where('m.is_deleted', '=', 0)
-    .groupBy('m.room_id')
-    .execute()
+/** Per room of these of the user's: messages from others after the user's read mark, not deleted. */
+export const unreadCounts = (db: Kysely<Schema>, userID: string, roomIDs: readonly string[]) =>
+  roomIDs.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('messages as m')
+        .innerJoin('room_participants as p', 'p.room_id', 'm.room_id')
+        .select(['m.room_id', (eb) => eb.fn.countAll<number>().as('unread')])
+        .where('p.user_id', '=', userID)
+        .where('m.room_id', 'in', roomIDs)
+        .whereRef('m.created', '>', 'p.read_up_to')
+        .where('m.sender_id', '<>', userID)
+        .where('m.is_deleted', '=', 0)
+        .groupBy('m.room_id')
+        .execute()
+
+/**
+ * The newest messages of each of these rooms of the user's, as many as are unread there (as
+ * unreadCounts counts them) and at most `perRoom`, in one query: they are all after the user's
+ * read mark, since at least as many messages are.
+ */
+export const unreadTails = (
+  db: Kysely<Schema>,
+  query: { userID: string; roomIDs: readonly string[]; perRoom: number },
+) =>
+  query.roomIDs.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom(
+          db
+            .selectFrom('messages as m')
+            .innerJoin('room_participants as p', 'p.room_id', 'm.room_id')
+            .selectAll('m')
+            .select([
+              sql<number>`row_number() over (partition by m.room_id order by m.created desc)`.as('newest'),
+              sql<number>`sum(case when m.sender_id <> ${query.userID} and m.is_deleted = 0 then 1 else 0 end) over (partition by m.room_id)`.as(
+                'unread',
+              ),
+            ])
+            .where('p.user_id', '=', query.userID)
+            .whereRef('m.created', '>', 'p.read_up_to')
+            .where('m.room_id', 'in', query.roomIDs)
+            .as('t'),
+        )
+        .selectAll('t')
+        .whereRef('t.newest', '<=', 't.unread')
+        .where('t.newest', '<=', query.perRoom)
+        .execute()
 
 /**
  * Erases the messages' content, inside the caller's transaction: also from the search index, and

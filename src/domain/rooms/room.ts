@@ -19,6 +19,12 @@ export interface Room extends RoomSummary {
   updated: number
 }
 
+/** Where a message goes: a room, or the personal room with a user. */
+export interface SendTarget {
+  roomID?: string | undefined
+  recipientUserID?: string | undefined
+}
+
 /** A personal room's ID: `<smaller userID>-<larger userID>`, compared as numbers (docs/reference/client-api.md). */
 export function personalRoomID(a: string, b: string): string {
   return BigInt(a) < BigInt(b) ? `${a}-${b}` : `${b}-${a}`

@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Insertable, Kysely } from 'kysely'
 import { prepareQuery } from '../../storage/prepared.js'
-import type { RoomsTable, Schema } from '../../storage/schema.js'
+import type { Dialect, RoomsTable, Schema } from '../../storage/schema.js'
+import { RoomType } from './room.js'
 
 export const insertRoom = (db: Kysely<Schema>, row: Insertable<RoomsTable>) =>
   db
@@ -13,6 +14,9 @@ export * from './room-read.repository.js'
 
 export const findRoom = (db: Kysely<Schema>, id: string) =>
   db.selectFrom('rooms').selectAll().where('id', '=', id).executeTakeFirst()
+
+export const findRooms = (db: Kysely<Schema>, ids: readonly string[]) =>
+  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('rooms').selectAll().where('id', 'in', ids).execute()
 
 /** Adds participants; those already in the room stay as they were. */
 export const addParticipants = (
@@ -98,6 +102,75 @@ export const roomsOfUser = (db: Kysely<Schema>, userID: string) =>
     .orderBy('r.last_message_created', 'desc')
     .orderBy('r.updated', 'desc')
     .execute()
+
+/** Where a page of a user's rooms starts: after this room (newest activity first). */
+export interface RoomListCursor {
+  lastMessageCreated: number
+  roomID: string
+}
+
+/**
+ * A page of the rooms the user is in, newest message first (rooms without messages last, newest
+ * ID first), after `before` if given: at most `limit`.
+ */
+export const roomPageOfUser = (
+  db: Kysely<Schema>,
+  page: { userID: string; limit: number; before?: RoomListCursor | undefined },
+) =>
+  db
+    .selectFrom('rooms as r')
+    .innerJoin('room_participants as p', 'p.room_id', 'r.id')
+    .selectAll('r')
+    .where('p.user_id', '=', page.userID)
+    .$if(page.before !== undefined, (q) => {
+      const { lastMessageCreated, roomID } = page.before as RoomListCursor
+      return q.where((eb) =>
+        eb.or([
+          eb('r.last_message_created', '<', lastMessageCreated),
+          eb.and([eb('r.last_message_created', '=', lastMessageCreated), eb('r.id', '<', roomID)]),
+        ]),
+      )
+    })
+    .orderBy('r.last_message_created', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(page.limit)
+    .execute()
+
+/**
+ * How many group rooms each of these users is in, for those in at least `atLeast` (not counting
+ * `exceptRoomID`, the room they are joining).
+ */
+export const groupRoomCounts = async (
+  db: Kysely<Schema>,
+  query: { userIDs: readonly string[]; atLeast: number; exceptRoomID: string },
+) =>
+  query.userIDs.length === 0
+    ? []
+    : db
+        .selectFrom('room_participants as p')
+        .innerJoin('rooms as r', 'r.id', 'p.room_id')
+        .select(['p.user_id', (eb) => eb.fn.countAll<string>().as('rooms')])
+        .where('p.user_id', 'in', query.userIDs)
+        .where('r.type', '=', RoomType.group)
+        .where('p.room_id', '<>', query.exceptRoomID)
+        .groupBy('p.user_id')
+        .having((eb) => eb.fn.countAll(), '>=', query.atLeast)
+        .execute()
+
+/**
+ * Holds the users' rows until the transaction ends (PostgreSQL; SQLite has one writer), in one
+ * order, so that rooms joined by the same users at once are counted one after another.
+ */
+export const lockUsers = async (db: Kysely<Schema>, userIDs: readonly string[], dialect: Dialect) => {
+  if (dialect === 'postgres' && userIDs.length > 0)
+    await db
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', userIDs)
+      .orderBy('id')
+      .forNoKeyUpdate()
+      .execute()
+}
 
 export const participantsOfRooms = (db: Kysely<Schema>, roomIDs: readonly string[]) =>
   roomIDs.length === 0

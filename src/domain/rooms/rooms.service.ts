@@ -10,15 +10,10 @@ import type { Repositories } from '../repositories.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { User } from '../users/user.js'
 import type { UsersService } from '../users/users.service.js'
+import { type GroupRoomLimit, joinGroup } from './group-room-limit.js'
 import { KeptReads } from './kept-reads.js'
-import { personalPeer, personalRoomID, type Room, RoomType, toRoom } from './room.js'
+import { personalPeer, personalRoomID, type Room, RoomType, type SendTarget, toRoom } from './room.js'
 import type { RoomRead, RoomReadKey } from './room-read.repository.js'
-
-/** Where a message goes: a room, or the personal room with a user. */
-export interface SendTarget {
-  roomID?: string | undefined
-  recipientUserID?: string | undefined
-}
 
 /** A room the caller may use, with its participants. */
 export interface RoomAccess {
@@ -55,6 +50,7 @@ export class RoomsService {
     private readonly clock: Clock,
     private readonly users: UsersService,
     private readonly hub: Hub,
+    private readonly groupRooms: GroupRoomLimit,
   ) {
     if (database.dialect === 'postgres')
       this.reads = new Batcher((keys) => repositories.rooms.readRooms(database.db, keys))
@@ -98,7 +94,7 @@ export class RoomsService {
     }
     await this.database.transaction(async (trx) => {
       await this.repositories.rooms.insertRoom(trx, row)
-      await this.repositories.rooms.addParticipants(trx, row.id, members, now)
+      await joinGroup(trx, this.groupRooms, row.id, members, now)
     })
     return this.getIn(organizationID, row.id)
   }
@@ -145,7 +141,7 @@ export class RoomsService {
     await this.users.getMany(organizationID, userIDs, { living: true })
     const now = this.clock.now()
     await this.database.transaction(async (trx) => {
-      await this.repositories.rooms.addParticipants(trx, roomID, [...new Set(userIDs)], now)
+      await joinGroup(trx, this.groupRooms, roomID, [...new Set(userIDs)], now)
       await this.repositories.rooms.touchRoom(trx, roomID, now)
     })
   }

@@ -23,6 +23,7 @@ import * as reportDays from './0021_report_days.js'
 import * as roomMessageChanges from './0022_room_message_changes.js'
 import * as unsearchedChatMessages from './0023_unsearched_chat_messages.js'
 import * as deletedMessagesIndex from './0024_deleted_messages_index.js'
+import * as unsentFileQuotas from './0025_unsent_file_quotas.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0022_room_message_changes': roomMessageChanges,
   '0023_unsearched_chat_messages': unsearchedChatMessages,
   '0024_deleted_messages_index': deletedMessagesIndex,
+  '0025_unsent_file_quotas': unsentFileQuotas,
 }
