@@ -24,6 +24,7 @@ import { DISABLE_AFTER_MS, ENDPOINT_CHAIN, EndpointTarget } from './domain/event
 import { sweepUnsentFiles } from './domain/files/files.service.js'
 import { repositories } from './domain/repositories.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
+import { timeoutOptions, useConnectionLimits } from './http/connection-limits.js'
 import { useCORS } from './http/cors.js'
 import { useDocs } from './http/docs.js'
 import { ErrorFormats, useErrorMapping } from './http/errors.js'
@@ -101,6 +102,7 @@ export async function buildApp(options: AppOptions) {
     frameworkErrors: errorFormats.onFrameworkError,
     logger: { ...loggerOptions(config.logLevel), ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: BODY_LIMIT,
+    ...timeoutOptions(config.httpTimeouts),
     // Behind a load balancer: the client's address (rate limits, logs) and https (Secure cookies).
     trustProxy: config.trustProxy,
     schemaController: OUR_COMPILERS,
@@ -201,6 +203,8 @@ export async function buildApp(options: AppOptions) {
   })
 
   useErrorMapping(app, errorFormats)
+  // First of the requests' hooks: a client over its share is refused before anything else runs.
+  useConnectionLimits(app, config)
   useJSONBodies(app)
   await useCORS(app, config.corsOrigins)
   // Uploads' bodies (after useJSONBodies, which starts the parsers afresh): read by the upload

@@ -30,6 +30,9 @@ describe('configuration', () => {
       chatbotURLAllow: expect.objectContaining({ entries: [] }),
       uploadMaxBytes: 25 * 1024 * 1024,
       fileStorage: { kind: 'disk' },
+      httpTimeouts: { headersMs: 10_000, requestMs: 120_000, idleMs: 60_000, keepAliveMs: 72_000 },
+      connectionsPerAddress: 128,
+      sockets: { perSession: 16, perUser: 32 },
     })
   })
 

@@ -132,9 +132,9 @@ export async function agentAPI(
     },
   )
 
-  // Everything else needs a signed-in agent.
+  // Everything else needs a signed-in agent: checked before the body is read.
   await app.register(async (signedIn) => {
-    signedIn.addHook('preHandler', authenticateAgent)
+    signedIn.addHook('onRequest', authenticateAgent)
     // As authenticateAgent checks: the cookie needs the CSRF token unless the route changes nothing.
     documentSecurity(signedIn, (route) =>
       route.config?.csrf === false ? SECURITY.agentRead : SECURITY.agent,
@@ -238,7 +238,7 @@ export async function agentAPI(
 }
 
 /**
- * preHandler of signed-in routes: a bearer token, or the session cookie plus the session's CSRF
+ * onRequest hook of signed-in routes: a bearer token, or the session cookie plus the session's CSRF
  * token in X-CSRF-Token (a cookie alone could be sent by any page the agent visits).
  */
 async function authenticateAgent(
