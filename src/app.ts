@@ -222,7 +222,13 @@ export async function buildApp(options: AppOptions) {
   await app.register(visitorAPI)
   await app.register(webhookAPI)
   await app.register(agentAPI, { redis: redis?.logins, clock })
-  await app.register(gateway, { presence, clock, ...GATEWAY_DEFAULTS, ...options.realtime })
+  await app.register(gateway, {
+    presence,
+    clock,
+    sockets: config.sockets,
+    ...GATEWAY_DEFAULTS,
+    ...options.realtime,
+  })
   await app.register(consoleApp)
   await app.register(widgetScript)
   await app.register(filesAPI)

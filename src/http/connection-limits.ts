@@ -77,11 +77,17 @@ export function useConnectionLimits(app: FastifyInstance, config: Config): void 
   })
   const requests = new Slots(perAddress)
   app.addHook('onRequest', (request, reply, done) => {
+    // An upgrade request (a WebSocket) lasts as long as its socket; any other, until answered.
+    const upgrade = (request.raw as { upgrade?: boolean }).upgrade === true
     const release = requests.take(request.ip)
-    if (!release) return done(new AppError('rateLimited', 'too many connections from this address'))
-    // An upgraded request (a WebSocket) lasts as long as its socket; any other, until answered.
-    if ((request.raw as { upgrade?: boolean }).upgrade) request.raw.socket.once('close', release)
-    else reply.raw.once('close', release)
-    done()
+    if (release) {
+      if (upgrade) request.raw.socket.once('close', release)
+      else reply.raw.once('close', release)
+      return done()
+    }
+    // Refused before the WebSocket plugin has seen the upgrade, which would close its socket:
+    // closed here once the answer is written.
+    if (upgrade) reply.raw.once('finish', () => request.raw.socket.destroy())
+    done(new AppError('rateLimited', 'too many connections from this address'))
   })
 }

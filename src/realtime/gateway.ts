@@ -29,6 +29,8 @@ export interface GatewayOptions extends FrameLimitOptions {
   pingIntervalMs: number
   /** A socket with more than this waiting to be sent is cut off as a slow consumer (1 MiB). */
   maxBufferedBytes: number
+  /** Open sockets per session and per user on this instance (SOCKETS_PER_SESSION, SOCKETS_PER_USER). */
+  sockets: { perSession: number; perUser: number }
 }
 
 export const GATEWAY_DEFAULTS = {
@@ -39,6 +41,12 @@ export const GATEWAY_DEFAULTS = {
 
 /** Close code: this instance may have lost events for the socket; reconnect and resync. */
 export const CLOSE_RESYNC = 4002
+/**
+ * Close code of a new socket over its session's or user's cap: the newest is refused, so the
+ * sockets already open are never disturbed (closing the oldest would make the tabs of a client over
+ * its cap close each other in turn, each reconnecting).
+ */
+export const CLOSE_TOO_MANY_SOCKETS = 4009
 
 const presenceSocket = ({ client, socketID }: Connection) => ({
   userID: client.userID,
@@ -196,6 +204,10 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
   }
 
   const open = (socket: WebSocket, request: FastifyRequest) => {
+    if (!connections.admits(request.client, options.sockets)) {
+      socket.close(CLOSE_TOO_MANY_SOCKETS, 'too many sockets for this session or user')
+      return
+    }
     const connection = new Connection(
       socket,
       request.client,
