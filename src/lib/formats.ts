@@ -32,21 +32,33 @@ export const isText = (value: string): boolean =>
   // would also admit APIs that Node 20 lacks.
   !value.includes('\u0000') && (value as string & { isWellFormed(): boolean }).isWellFormed()
 
-/** Whether every string in a JSON value, keys included, is text (walked without recursion). */
-export function holdsOnlyText(value: unknown): boolean {
-  const pending = [value]
-  while (pending.length > 0) {
-    const item = pending.pop()
+/**
+ * How deep objects and arrays may nest in a value a client sends (docs/reference/limits.md): the
+ * data of a message is flat, and every walk of a value deeper than this (JSON.stringify above all)
+ * recurses, so 20,000 levels overflowed the stack.
+ */
+export const MAX_JSON_DEPTH = 32
+
+/**
+ * What makes a JSON value unfit to keep: a string in it, keys included, that is not text, or
+ * objects and arrays nested deeper than MAX_JSON_DEPTH (a value that is an object is one level);
+ * undefined when it is fit. Walked without recursion.
+ */
+export function jsonFault(value: unknown): 'notText' | 'tooDeep' | undefined {
+  const pending: [item: unknown, depth: number][] = [[value, 1]]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next
     if (typeof item === 'string') {
-      if (!isText(item)) return false
-    } else if (Array.isArray(item)) {
-      for (const entry of item) pending.push(entry)
+      if (!isText(item)) return 'notText'
     } else if (typeof item === 'object' && item !== null) {
-      for (const [key, entry] of Object.entries(item)) {
-        if (!isText(key)) return false
-        pending.push(entry)
-      }
+      if (depth > MAX_JSON_DEPTH) return 'tooDeep'
+      if (Array.isArray(item)) for (const entry of item) pending.push([entry, depth + 1])
+      else
+        for (const [key, entry] of Object.entries(item)) {
+          if (!isText(key)) return 'notText'
+          pending.push([entry, depth + 1])
+        }
     }
   }
-  return true
+  return undefined
 }

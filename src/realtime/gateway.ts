@@ -10,6 +10,7 @@ import { errorEnvelope, failure, success, successEnvelope } from '../http/envelo
 import { toAppError } from '../http/errors.js'
 import { parseParams } from '../http/validation.js'
 import type { Clock } from '../lib/clock.js'
+import { jsonFault } from '../lib/formats.js'
 import { Connection, Connections, type Dialect, frameOf } from './connections.js'
 import {
   FLOOD_CLOSE_CODE,
@@ -70,8 +71,9 @@ function idOf(raw: RawData): unknown {
   }
 }
 
+/** An answer, echoing the frame's `id` unless it is too deep (or not text) to write back. */
 const answer = (id: unknown, eventName: string, data: unknown, dialect?: Dialect) =>
-  frameOf(id === undefined ? { eventName, data } : { eventName, id, data }, dialect)
+  frameOf(id === undefined || jsonFault(id) ? { eventName, data } : { eventName, id, data }, dialect)
 
 declare module 'fastify' {
   interface FastifyRequest {
