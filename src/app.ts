@@ -204,7 +204,7 @@ export async function buildApp(options: AppOptions) {
 
   useErrorMapping(app, errorFormats)
   // First of the requests' hooks: a client over its share is refused before anything else runs.
-  useConnectionLimits(app, config)
+  useConnectionLimits(app, { perAddress: config.connectionsPerAddress, trustProxy: config.trustProxy })
   useJSONBodies(app)
   await useCORS(app, config.corsOrigins)
   // Uploads' bodies (after useJSONBodies, which starts the parsers afresh): read by the upload

@@ -62,7 +62,8 @@ describeEachDatabase('time limits of a request', (dialect) => {
   test('a login body sent a byte at a time is cut off at the request time limit (408)', async () => {
     const slow = raw(server().url)
     await slow.opened
-    slow.socket.write(head(LOGIN, { 'content-type': 'application/json', 'content-length': '1000000' }))
+    // Within the login's body limit (a larger one is refused at once: 413).
+    slow.socket.write(head(LOGIN, { 'content-type': 'application/json', 'content-length': '8000' }))
     trickle(slow, '{"email":"a@example.com",')
     const answer = await within(answerOn(slow), PATIENCE_MS, 'an answer to the slow body')
     expect(verdict(answer)).toEqual({ status: 408, code: '40800' })
@@ -203,6 +204,17 @@ describeEachDatabase('credentials before bodies', (dialect) => {
     ['TapTalk.io project configs', () => '/v1/client/project_configs', {}, 400, '40001'],
     ['chatbot webhook', () => webhook, { 'secret-key': 'wrong' }, 401, ''],
   ]
+  test('routes read before their credential is checked take small bodies only (413)', async () => {
+    const big = JSON.stringify({ email: 'a@example.com', password: 'p', padding: 'x'.repeat(10_000) })
+    const login = await server().post(LOGIN, big, { 'content-type': 'application/json' })
+    expect(login.status).toBe(413)
+    const exchange = await server().post('/v1/auth/access_token/request', big, {
+      'content-type': 'application/json',
+      authorization: 'Bearer any-ticket',
+    })
+    expect(exchange.json.error.code).toBe('41300')
+  })
+
   test.each(refused)('%s: refused before the body is read', async (_, path, headers, status, code) => {
     const client = raw(server().url)
     await client.opened

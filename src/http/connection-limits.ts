@@ -1,15 +1,19 @@
 import type { Socket } from 'node:net'
 import proxyAddr from '@fastify/proxy-addr'
 import type { FastifyInstance } from 'fastify'
-import type { Config, HTTPTimeouts } from '../config/config.js'
 import { AppError } from '../errors/app-error.js'
 
 // What one client can hold of the server's connections (docs/reference/limits.md): each request
 // must arrive within its time limits, and one address holds a bounded number of connections, so
 // slow or idle clients cannot use up the process's file descriptors.
 
-/** Fastify's options (and Node's, under `http`) for the time limits. */
-export function timeoutOptions(timeouts: HTTPTimeouts) {
+/** Fastify's options (and Node's, under `http`) for the time limits (config's httpTimeouts). */
+export function timeoutOptions(timeouts: {
+  headersMs: number
+  requestMs: number
+  idleMs: number
+  keepAliveMs: number
+}) {
   const { headersMs, requestMs, idleMs, keepAliveMs } = timeouts
   return {
     requestTimeout: requestMs,
@@ -47,7 +51,7 @@ export class Slots {
 }
 
 /** Whether a peer is a proxy whose X-Forwarded-For is believed: Fastify's rule for TRUST_PROXY. */
-function trustedProxy(trustProxy: Config['trustProxy']): (address: string) => boolean {
+function trustedProxy(trustProxy: boolean | string[]): (address: string) => boolean {
   if (typeof trustProxy === 'boolean') return () => trustProxy
   const trusts = proxyAddr.compile(trustProxy)
   return (address) => trusts(address, 0)
@@ -63,10 +67,12 @@ function trustedProxy(trustProxy: Config['trustProxy']): (address: string) => bo
  *   request.ip, which follows TRUST_PROXY), before any credential or body is read: one too many
  *   is answered 429 (42900).
  */
-export function useConnectionLimits(app: FastifyInstance, config: Config): void {
-  const perAddress = config.connectionsPerAddress
+export function useConnectionLimits(
+  app: FastifyInstance,
+  { perAddress, trustProxy }: { perAddress: number; trustProxy: boolean | string[] },
+): void {
   if (perAddress === 0) return
-  const isProxy = trustedProxy(config.trustProxy)
+  const isProxy = trustedProxy(trustProxy)
   const sockets = new Slots(perAddress)
   app.server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress

@@ -17,6 +17,9 @@ export interface ZodTypeProvider extends FastifyTypeProvider {
   serializer: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown
 }
 
+/** The problem of a parameter nested deeper than MAX_JSON_DEPTH. */
+export const TOO_DEEP = `is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 

@@ -4,7 +4,7 @@ import type { RawData, WebSocket } from 'ws'
 import { z } from 'zod'
 import { roomRequest, sendMessage } from '../contract/chat.js'
 import { AppError, paramError } from '../errors/app-error.js'
-import { BODY_LIMIT } from '../http/body.js'
+import { BODY_LIMIT, parseClientJSON } from '../http/body.js'
 import { SECURITY } from '../http/docs.js'
 import { errorEnvelope, failure, success, successEnvelope } from '../http/envelope.js'
 import { toAppError } from '../http/errors.js'
@@ -65,7 +65,7 @@ interface ClientFrame {
 /** The `id` of a frame, if it has one, to echo in the answer to a frame that is not handled. */
 function idOf(raw: RawData): unknown {
   try {
-    return (JSON.parse(raw.toString()) as ClientFrame | null)?.id
+    return (parseClientJSON(raw.toString()) as ClientFrame | null)?.id
   } catch {
     return undefined
   }
@@ -173,7 +173,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     const reply = (eventName: string, data: unknown) =>
       connection.send(answer(frame.id, eventName, data, dialect), maxBufferedBytes)
     try {
-      frame = JSON.parse(raw.toString()) as ClientFrame
+      frame = parseClientJSON(raw.toString()) as ClientFrame
       if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) {
         frame = {}
         throw new AppError('invalidParam', 'Frame must be a JSON object')

@@ -8,6 +8,7 @@ import { topicShape } from '../../contract/organization.js'
 import { uploadRoute } from '../../contract/uploads.js'
 import type { AgentSession } from '../../domain/agents/agent-sessions.js'
 import { AppError } from '../../errors/app-error.js'
+import { OPEN_BODY_LIMIT } from '../../http/body.js'
 import { AGENT_COOKIE, readBearer } from '../../http/credentials.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { success } from '../../http/envelope.js'
@@ -86,6 +87,7 @@ export async function agentAPI(
   app.post(
     `${PREFIX}/auth/login`,
     {
+      bodyLimit: OPEN_BODY_LIMIT,
       schema: {
         ...describe(
           'Sign in: a session cookie for the console, and a bearer token for scripts',
