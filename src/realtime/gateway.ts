@@ -259,6 +259,10 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       message: 'session has been revoked',
     },
   )
+  const tooManyConnections = errorEnvelope(
+    '42900: too many connections from your address (CONNECTIONS_PER_ADDRESS), before the token is read',
+    { status: 429, code: '42900', message: 'too many connections from this address' },
+  )
   app.route({
     method: 'GET',
     url: '/connect',
@@ -268,11 +272,12 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
         'Authorization: Bearer <accessToken>, or ?authorization=Bearer%20<accessToken> for browsers. ' +
         'Frames are {"eventName", "data"}: chat/sendMessage, chat/updateMessage, chat/startTyping, chat/stopTyping, ' +
         'user/status, case/update, session/revoked from the server; chat/sendMessage, chat/startTyping, ' +
-        'chat/stopTyping from the client (an "id" in a client frame is echoed in its answer).',
+        'chat/stopTyping from the client (an "id" in a client frame is echoed in its answer). A socket over ' +
+        'SOCKETS_PER_SESSION or SOCKETS_PER_USER is closed at once with code 4009.',
       tags: ['real time'],
       security: SECURITY.connect,
       querystring: z.object({ check: z.string().optional(), authorization: z.string().optional() }),
-      response: { 200: successEnvelope(z.object({})), 401: unauthorized },
+      response: { 200: successEnvelope(z.object({})), 401: unauthorized, 429: tooManyConnections },
     },
     onRequest: async (request) => {
       await requireEvents(request)
