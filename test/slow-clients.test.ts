@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, expect, test } from 'vitest'
-import { useServer } from './support/app.js'
+import { startServer, stopServer, useServer } from './support/app.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { operator } from './support/fixtures.js'
@@ -104,6 +104,15 @@ describeEachDatabase('time limits of a request', (dialect) => {
       await socket.close()
     }
   })
+})
+
+test('a headers limit longer than the default request limit of Node (300 s) starts', async () => {
+  const server = await startServer('sqlite', { HTTP_HEADERS_TIMEOUT: '400', HTTP_REQUEST_TIMEOUT: '600' })
+  try {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+  } finally {
+    await stopServer(server)
+  }
 })
 
 describeEachDatabase('connections per client address', (dialect) => {

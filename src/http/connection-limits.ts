@@ -20,6 +20,9 @@ export function timeoutOptions(timeouts: {
     connectionTimeout: idleMs,
     keepAliveTimeout: keepAliveMs,
     http: {
+      // Node checks the headers limit against this one as it creates the server (Fastify sets it
+      // only after): without it, a headers limit over Node's default 300 s would not start.
+      requestTimeout: requestMs,
       headersTimeout: headersMs,
       // Node looks for overdue requests every 30 s by default, which would let a 10 s limit run
       // to 40: a tenth of the shortest limit, at most a second, keeps each within 10 %.
