@@ -24,6 +24,7 @@ import { DISABLE_AFTER_MS, ENDPOINT_CHAIN, EndpointTarget } from './domain/event
 import { sweepUnsentFiles } from './domain/files/unsent-sweep.js'
 import { repositories } from './domain/repositories.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
+import { timeoutOptions, useConnectionLimits } from './http/connection-limits.js'
 import { useCORS } from './http/cors.js'
 import { useDocs } from './http/docs.js'
 import { ErrorFormats, useErrorMapping } from './http/errors.js'
@@ -101,6 +102,7 @@ export async function buildApp(options: AppOptions) {
     frameworkErrors: errorFormats.onFrameworkError,
     logger: { ...loggerOptions(config.logLevel), ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: BODY_LIMIT,
+    ...timeoutOptions(config.httpTimeouts),
     // Behind a load balancer: the client's address (rate limits, logs) and https (Secure cookies).
     trustProxy: config.trustProxy,
     schemaController: OUR_COMPILERS,
@@ -207,6 +209,8 @@ export async function buildApp(options: AppOptions) {
   })
 
   useErrorMapping(app, errorFormats)
+  // First of the requests' hooks: a client over its share is refused before anything else runs.
+  useConnectionLimits(app, { perAddress: config.connectionsPerAddress, trustProxy: config.trustProxy })
   useJSONBodies(app)
   await useCORS(app, config.corsOrigins)
   // Uploads' bodies (after useJSONBodies, which starts the parsers afresh): read by the upload
@@ -224,7 +228,13 @@ export async function buildApp(options: AppOptions) {
   await app.register(visitorAPI)
   await app.register(webhookAPI)
   await app.register(agentAPI, { redis: redis?.logins, clock })
-  await app.register(gateway, { presence, clock, ...GATEWAY_DEFAULTS, ...options.realtime })
+  await app.register(gateway, {
+    presence,
+    clock,
+    sockets: config.sockets,
+    ...GATEWAY_DEFAULTS,
+    ...options.realtime,
+  })
   await app.register(consoleApp)
   await app.register(widgetScript)
   await app.register(filesAPI)

@@ -39,7 +39,23 @@ describe('configuration', () => {
       groupRoomsPerUser: 500,
       fileStorage: { kind: 'disk' },
       metrics: { token: undefined, organizationLabels: false },
+      httpTimeouts: { headersMs: 10_000, requestMs: 120_000, idleMs: 60_000, keepAliveMs: 72_000 },
+      connectionsPerAddress: 128,
+      sockets: { perSession: 16, perUser: 32 },
     })
+  })
+
+  test('time limits: seconds with decimals; the headers may not take longer than the whole request', () => {
+    expect(
+      loadConfig({ HTTP_HEADERS_TIMEOUT: '0.25', HTTP_REQUEST_TIMEOUT: '600' }).httpTimeouts,
+    ).toMatchObject({
+      headersMs: 250,
+      requestMs: 600_000,
+    })
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT: '30', HTTP_REQUEST_TIMEOUT: '20' })).toThrow(
+      /HTTP_HEADERS_TIMEOUT must not exceed HTTP_REQUEST_TIMEOUT/,
+    )
+    expect(() => loadConfig({ SOCKETS_PER_USER: '0' })).toThrow(/SOCKETS_PER_USER/)
   })
 
   test('S3 settings: a bucket selects S3, an endpoint means path-style, keys go in pairs', () => {

@@ -35,6 +35,24 @@ export interface Config {
   fileStorage: { kind: 'disk' } | { kind: 's3'; s3: S3Settings }
   /** Who may read /metrics (METRICS_TOKEN) and whether it names organizations (METRICS_ORGANIZATION_LABELS). */
   metrics: { token: string | undefined; organizationLabels: boolean }
+  /** How long a connection may take to send its request and how long it may sit idle (HTTP_*_TIMEOUT). */
+  httpTimeouts: HTTPTimeouts
+  /** Open sockets and requests in progress per client address; 0: no cap (CONNECTIONS_PER_ADDRESS). */
+  connectionsPerAddress: number
+  /** Open /connect sockets per session and per user on one instance (SOCKETS_PER_SESSION, SOCKETS_PER_USER). */
+  sockets: { perSession: number; perUser: number }
+}
+
+/** Time limits of HTTP connections, in milliseconds (docs/reference/limits.md). */
+export interface HTTPTimeouts {
+  /** From the first byte of a request to the end of its headers (HTTP_HEADERS_TIMEOUT). */
+  headersMs: number
+  /** From the first byte of a request to the end of its body (HTTP_REQUEST_TIMEOUT). */
+  requestMs: number
+  /** A connection on which nothing is sent either way for this long is closed (HTTP_IDLE_TIMEOUT). */
+  idleMs: number
+  /** A kept-alive connection waiting for its next request (HTTP_KEEP_ALIVE_TIMEOUT). */
+  keepAliveMs: number
 }
 
 /** Quotas on files uploaded and not sent yet, and the upload rate (docs/reference/quotas.md). */
@@ -121,6 +139,9 @@ function parseTrustProxy(value: string, context: z.RefinementCtx): boolean | str
   )
 }
 
+/** A time in seconds (decimals allowed: tests take a fraction of one) up to an hour. */
+const seconds = (fallback: number) => z.coerce.number().positive().max(3600).default(fallback)
+
 const env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z
@@ -156,6 +177,13 @@ const env = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   METRICS_TOKEN: z.string().min(16).max(256).optional(),
   METRICS_ORGANIZATION_LABELS: z.enum(['true', 'false']).default('false'),
+  HTTP_HEADERS_TIMEOUT: seconds(10),
+  HTTP_REQUEST_TIMEOUT: seconds(120),
+  HTTP_IDLE_TIMEOUT: seconds(60),
+  HTTP_KEEP_ALIVE_TIMEOUT: seconds(72),
+  CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(128),
+  SOCKETS_PER_SESSION: z.coerce.number().int().min(1).default(16),
+  SOCKETS_PER_USER: z.coerce.number().int().min(1).default(32),
   CHATBOT_URL_ALLOW: z
     .string()
     .default('')
@@ -188,6 +216,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
     throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together')
   }
+  if (e.HTTP_HEADERS_TIMEOUT > e.HTTP_REQUEST_TIMEOUT) {
+    throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT must not exceed HTTP_REQUEST_TIMEOUT')
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -214,6 +245,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     groupRoomsPerUser: e.GROUP_ROOMS_PER_USER,
     fileStorage: e.S3_BUCKET ? { kind: 's3', s3: s3Settings(e, e.S3_BUCKET) } : { kind: 'disk' },
     metrics: { token: e.METRICS_TOKEN, organizationLabels: e.METRICS_ORGANIZATION_LABELS === 'true' },
+    httpTimeouts: {
+      headersMs: Math.round(e.HTTP_HEADERS_TIMEOUT * 1000),
+      requestMs: Math.round(e.HTTP_REQUEST_TIMEOUT * 1000),
+      idleMs: Math.round(e.HTTP_IDLE_TIMEOUT * 1000),
+      keepAliveMs: Math.round(e.HTTP_KEEP_ALIVE_TIMEOUT * 1000),
+    },
+    connectionsPerAddress: e.CONNECTIONS_PER_ADDRESS,
+    sockets: { perSession: e.SOCKETS_PER_SESSION, perUser: e.SOCKETS_PER_USER },
   }
 }
 

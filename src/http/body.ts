@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AppError, BODY_NOT_OBJECT } from '../errors/app-error.js'
+import { MAX_DOCUMENT_DEPTH, nestsDeeper } from '../lib/formats.js'
 
 export const BODY_LIMIT = 1024 * 1024
+/**
+ * The body limit of routes that read their body before any credential is checked (the agent
+ * login, the token exchanges): what they take fits many times over, and no one unknown makes the
+ * server parse a megabyte.
+ */
+export const OPEN_BODY_LIMIT = 8 * 1024
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -46,12 +53,23 @@ export function useJSONBodies(app: FastifyInstance): void {
   })
 }
 
+/**
+ * JSON a client sent (a body, a WebSocket frame, a field holding JSON): parsed only if it nests no
+ * deeper than MAX_DOCUMENT_DEPTH (40002 otherwise); a SyntaxError if it is not JSON.
+ */
+export function parseClientJSON(text: string): unknown {
+  if (nestsDeeper(text, MAX_DOCUMENT_DEPTH))
+    throw new AppError('invalidParam', `JSON is nested too deeply (at most ${MAX_DOCUMENT_DEPTH} levels)`)
+  return JSON.parse(text)
+}
+
 function parseObject(text: string, lenient = false): Record<string, unknown> {
   if (text.trim() === '') return {}
   let value: unknown
   try {
-    value = JSON.parse(text)
-  } catch {
+    value = parseClientJSON(text)
+  } catch (error) {
+    if (error instanceof AppError) throw error
     throw new AppError('invalidParam', BODY_NOT_OBJECT)
   }
   if (lenient && value === '') return {}

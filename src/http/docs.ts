@@ -166,7 +166,11 @@ async function documentationApp(
         version,
         description:
           'Every JSON endpoint answers with the envelope {status, error: {code, message, field}, data}; ' +
-          'the HTTP status equals `status`. The chatbot webhook answers in plain text.',
+          'the HTTP status equals `status`. The chatbot webhook answers in plain text. Any request may ' +
+          'also be answered 408/40800 (it did not arrive within HTTP_HEADERS_TIMEOUT or HTTP_REQUEST_TIMEOUT) ' +
+          'or 429/42900 (too many connections from your address: CONNECTIONS_PER_ADDRESS); JSON nested ' +
+          'deeper than 64 levels is 400/40002, and a parameter nested deeper than 32 levels is 40002 on ' +
+          'that parameter (docs/reference/limits.md).',
       },
       servers: [{ url: publicURL }],
       components: { securitySchemes: SECURITY_SCHEMES },

@@ -1,7 +1,7 @@
 import type { FastifySchemaCompiler, FastifyTypeProvider } from 'fastify'
 import { z } from 'zod'
 import { AppError, BODY_NOT_OBJECT, paramError } from '../errors/app-error.js'
-import { holdsOnlyText } from '../lib/formats.js'
+import { jsonFault, MAX_JSON_DEPTH } from '../lib/formats.js'
 import { fieldCodeOf } from './params.js'
 
 // Route schemas are zod schemas: zod validates requests (with the spec's messages), responses are
@@ -17,14 +17,18 @@ export interface ZodTypeProvider extends FastifyTypeProvider {
   serializer: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown
 }
 
+/** The problem of a parameter nested deeper than MAX_JSON_DEPTH. */
+export const TOO_DEEP = `is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * The first failing field, in the schema's field order, as an invalidParam AppError; undefined when
  * every field passes. A field holding a string that is not text (NUL, a lone surrogate; anywhere
- * inside it) is invalid: checked here, once for every endpoint and WebSocket frame, so no such
- * string reaches storage, where SQLite and PostgreSQL would treat it differently.
+ * inside it) is invalid, and so is one nested deeper than MAX_JSON_DEPTH: checked here, once for
+ * every endpoint and WebSocket frame, so no such string reaches storage, where SQLite and
+ * PostgreSQL would treat it differently, and no value too deep to serialise is kept.
  */
 function firstFailure(
   schema: z.ZodType,
@@ -36,10 +40,21 @@ function firstFailure(
     const index = order.indexOf(String(name))
     return index === -1 ? order.length : index
   }
-  const notText = order.find((name) => !holdsOnlyText(data[name]))
+  let unfit: { name: string; fault: 'notText' | 'tooDeep' } | undefined
+  for (const name of order) {
+    const fault = jsonFault(data[name])
+    if (fault) {
+      unfit = { name, fault }
+      break
+    }
+  }
   const [issue] = [...(error?.issues ?? [])].sort((a, b) => rank(a.path[0]) - rank(b.path[0]))
-  if (notText !== undefined && (!issue || rank(notText) <= rank(issue.path[0])))
-    return paramError(notText, 'is invalid', fieldCodeOf(schema, notText))
+  if (unfit && (!issue || rank(unfit.name) <= rank(issue.path[0]))) {
+    const { name, fault } = unfit
+    const problem =
+      fault === 'notText' ? 'is invalid' : `is nested too deeply (at most ${MAX_JSON_DEPTH} levels)`
+    return paramError(name, problem, fieldCodeOf(schema, name))
+  }
   if (!error) return undefined
   // Nested failures (an item of a list, a key of an object) are reported on the parameter itself.
   const field = issue?.path.length ? fieldCodeOf(schema, String(issue.path[0])) : ''

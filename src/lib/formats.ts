@@ -32,23 +32,72 @@ export const isText = (value: string): boolean =>
   // would also admit APIs that Node 20 lacks.
   !value.includes('\u0000') && (value as string & { isWellFormed(): boolean }).isWellFormed()
 
-/** Whether every string in a JSON value, keys included, is text (walked without recursion). */
-export function holdsOnlyText(value: unknown): boolean {
-  const pending = [value]
-  while (pending.length > 0) {
-    const item = pending.pop()
+/**
+ * How deep objects and arrays may nest in a value a client sends (docs/reference/limits.md): the
+ * data of a message is flat, and every walk of a value deeper than this (JSON.stringify above all)
+ * recurses, so 20,000 levels overflowed the stack.
+ */
+export const MAX_JSON_DEPTH = 32
+
+/**
+ * How deep a whole JSON document a client sends may nest: checked on its text, before it is
+ * parsed, since parsing builds every level (1 MiB of `[` took half a second). Twice the
+ * parameters' limit, for the request's own structure around a parameter.
+ */
+export const MAX_DOCUMENT_DEPTH = 2 * MAX_JSON_DEPTH
+
+/**
+ * Whether JSON `text` nests objects and arrays deeper than `max`, read as JSON reads it (brackets
+ * inside strings do not count); it stops at the first level too deep. Text that is not JSON may be
+ * misread: its parse fails anyway.
+ */
+export function nestsDeeper(text: string, max: number): boolean {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === QUOTE) i = stringEnd(text, i)
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true
+    } else if (c === 0x7d || c === 0x5d) depth--
+  }
+  return false
+}
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+
+/** The index of the quote that closes the string opened at `start` (the text's end if none). */
+function stringEnd(text: string, start: number): number {
+  for (let end = text.indexOf('"', start + 1); end !== -1; end = text.indexOf('"', end + 1)) {
+    let backslashes = 0
+    while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++
+    if (backslashes % 2 === 0) return end
+  }
+  return text.length
+}
+
+/**
+ * What makes a JSON value unfit to keep: a string in it, keys included, that is not text, or
+ * objects and arrays nested deeper than MAX_JSON_DEPTH (a value that is an object is one level);
+ * undefined when it is fit. Walked without recursion.
+ */
+export function jsonFault(value: unknown): 'notText' | 'tooDeep' | undefined {
+  const pending: [item: unknown, depth: number][] = [[value, 1]]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next
     if (typeof item === 'string') {
-      if (!isText(item)) return false
-    } else if (Array.isArray(item)) {
-      for (const entry of item) pending.push(entry)
+      if (!isText(item)) return 'notText'
     } else if (typeof item === 'object' && item !== null) {
-      for (const [key, entry] of Object.entries(item)) {
-        if (!isText(key)) return false
-        pending.push(entry)
-      }
+      if (depth > MAX_JSON_DEPTH) return 'tooDeep'
+      if (Array.isArray(item)) for (const entry of item) pending.push([entry, depth + 1])
+      else
+        for (const [key, entry] of Object.entries(item)) {
+          if (!isText(key)) return 'notText'
+          pending.push([entry, depth + 1])
+        }
     }
   }
-  return true
+  return undefined
 }
 
 /**

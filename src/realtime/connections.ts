@@ -72,6 +72,14 @@ export class Connections {
     addTo(this.bySession, connection.client.sessionID, connection)
   }
 
+  /** Whether one more socket for `client` stays within its session's and its user's caps. */
+  admits(client: ClientIdentity, caps: { perSession: number; perUser: number }): boolean {
+    return (
+      (this.bySession.get(client.sessionID)?.size ?? 0) < caps.perSession &&
+      (this.byUser.get(client.userID)?.size ?? 0) < caps.perUser
+    )
+  }
+
   remove(connection: Connection): void {
     removeFrom(this.byUser, connection.client.userID, connection)
     removeFrom(this.bySession, connection.client.sessionID, connection)

@@ -4,12 +4,13 @@ import type { RawData, WebSocket } from 'ws'
 import { z } from 'zod'
 import { roomRequest, sendMessage } from '../contract/chat.js'
 import { AppError, paramError } from '../errors/app-error.js'
-import { BODY_LIMIT } from '../http/body.js'
+import { BODY_LIMIT, parseClientJSON } from '../http/body.js'
 import { SECURITY } from '../http/docs.js'
 import { errorEnvelope, failure, success, successEnvelope } from '../http/envelope.js'
 import { toAppError } from '../http/errors.js'
 import { parseParams } from '../http/validation.js'
 import type { Clock } from '../lib/clock.js'
+import { jsonFault } from '../lib/formats.js'
 import { Connection, Connections, type Dialect, frameOf } from './connections.js'
 import {
   FLOOD_CLOSE_CODE,
@@ -29,6 +30,8 @@ export interface GatewayOptions extends FrameLimitOptions {
   pingIntervalMs: number
   /** A socket with more than this waiting to be sent is cut off as a slow consumer (1 MiB). */
   maxBufferedBytes: number
+  /** Open sockets per session and per user on this instance (SOCKETS_PER_SESSION, SOCKETS_PER_USER). */
+  sockets: { perSession: number; perUser: number }
 }
 
 export const GATEWAY_DEFAULTS = {
@@ -39,6 +42,12 @@ export const GATEWAY_DEFAULTS = {
 
 /** Close code: this instance may have lost events for the socket; reconnect and resync. */
 export const CLOSE_RESYNC = 4002
+/**
+ * Close code of a new socket over its session's or user's cap: the newest is refused, so the
+ * sockets already open are never disturbed (closing the oldest would make the tabs of a client over
+ * its cap close each other in turn, each reconnecting).
+ */
+export const CLOSE_TOO_MANY_SOCKETS = 4009
 
 const presenceSocket = ({ client, socketID }: Connection) => ({
   userID: client.userID,
@@ -56,14 +65,15 @@ interface ClientFrame {
 /** The `id` of a frame, if it has one, to echo in the answer to a frame that is not handled. */
 function idOf(raw: RawData): unknown {
   try {
-    return (JSON.parse(raw.toString()) as ClientFrame | null)?.id
+    return (parseClientJSON(raw.toString()) as ClientFrame | null)?.id
   } catch {
     return undefined
   }
 }
 
+/** An answer, echoing the frame's `id` unless it is too deep (or not text) to write back. */
 const answer = (id: unknown, eventName: string, data: unknown, dialect?: Dialect) =>
-  frameOf(id === undefined ? { eventName, data } : { eventName, id, data }, dialect)
+  frameOf(id === undefined || jsonFault(id) ? { eventName, data } : { eventName, id, data }, dialect)
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -163,7 +173,7 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     const reply = (eventName: string, data: unknown) =>
       connection.send(answer(frame.id, eventName, data, dialect), maxBufferedBytes)
     try {
-      frame = JSON.parse(raw.toString()) as ClientFrame
+      frame = parseClientJSON(raw.toString()) as ClientFrame
       if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) {
         frame = {}
         throw new AppError('invalidParam', 'Frame must be a JSON object')
@@ -196,6 +206,10 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
   }
 
   const open = (socket: WebSocket, request: FastifyRequest) => {
+    if (!connections.admits(request.client, options.sockets)) {
+      socket.close(CLOSE_TOO_MANY_SOCKETS, 'too many sockets for this session or user')
+      return
+    }
     const connection = new Connection(
       socket,
       request.client,
@@ -245,6 +259,10 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       message: 'session has been revoked',
     },
   )
+  const tooManyConnections = errorEnvelope(
+    '42900: too many connections from your address (CONNECTIONS_PER_ADDRESS), before the token is read',
+    { status: 429, code: '42900', message: 'too many connections from this address' },
+  )
   app.route({
     method: 'GET',
     url: '/connect',
@@ -254,11 +272,12 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
         'Authorization: Bearer <accessToken>, or ?authorization=Bearer%20<accessToken> for browsers. ' +
         'Frames are {"eventName", "data"}: chat/sendMessage, chat/updateMessage, chat/startTyping, chat/stopTyping, ' +
         'user/status, case/update, session/revoked from the server; chat/sendMessage, chat/startTyping, ' +
-        'chat/stopTyping from the client (an "id" in a client frame is echoed in its answer).',
+        'chat/stopTyping from the client (an "id" in a client frame is echoed in its answer). A socket over ' +
+        'SOCKETS_PER_SESSION or SOCKETS_PER_USER is closed at once with code 4009.',
       tags: ['real time'],
       security: SECURITY.connect,
       querystring: z.object({ check: z.string().optional(), authorization: z.string().optional() }),
-      response: { 200: successEnvelope(z.object({})), 401: unauthorized },
+      response: { 200: successEnvelope(z.object({})), 401: unauthorized, 429: tooManyConnections },
     },
     onRequest: async (request) => {
       await requireEvents(request)

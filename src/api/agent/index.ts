@@ -8,6 +8,7 @@ import { topicShape } from '../../contract/organization.js'
 import { uploadRoute } from '../../contract/uploads.js'
 import type { AgentSession } from '../../domain/agents/agent-sessions.js'
 import { AppError } from '../../errors/app-error.js'
+import { OPEN_BODY_LIMIT } from '../../http/body.js'
 import { AGENT_COOKIE, readBearer } from '../../http/credentials.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { success } from '../../http/envelope.js'
@@ -88,6 +89,7 @@ export async function agentAPI(
   app.post(
     `${PREFIX}/auth/login`,
     {
+      bodyLimit: OPEN_BODY_LIMIT,
       schema: {
         ...describe(
           'Sign in: a session cookie for the console, and a bearer token for scripts',
@@ -134,9 +136,9 @@ export async function agentAPI(
     },
   )
 
-  // Everything else needs a signed-in agent.
+  // Everything else needs a signed-in agent: checked before the body is read.
   await app.register(async (signedIn) => {
-    signedIn.addHook('preHandler', authenticateAgent)
+    signedIn.addHook('onRequest', authenticateAgent)
     // As authenticateAgent checks: the cookie needs the CSRF token unless the route changes nothing.
     documentSecurity(signedIn, (route) =>
       route.config?.csrf === false ? SECURITY.agentRead : SECURITY.agent,
@@ -240,7 +242,7 @@ export async function agentAPI(
 }
 
 /**
- * preHandler of signed-in routes: a bearer token, or the session cookie plus the session's CSRF
+ * onRequest hook of signed-in routes: a bearer token, or the session cookie plus the session's CSRF
  * token in X-CSRF-Token (a cookie alone could be sent by any page the agent visits).
  */
 async function authenticateAgent(

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { tokensShape } from '../../contract/chat.js'
+import { OPEN_BODY_LIMIT } from '../../http/body.js'
 import { readBearer } from '../../http/credentials.js'
 import { SECURITY } from '../../http/docs.js'
 import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
@@ -27,10 +28,12 @@ export async function authAPI(app: FastifyInstance): Promise<void> {
       security: SECURITY[credential],
       response: { 200: successEnvelope(tokensShape), 401: unauthorized },
     },
-    // The credential is checked before the body is read.
+    // The credential's form is checked before the body is read, the credential itself after: the
+    // body (empty, or a few bytes from the TapTalk.io SDKs) is kept small.
     onRequest: async (request: { headers: { authorization?: string } }) => {
       readBearer(request.headers.authorization)
     },
+    bodyLimit: OPEN_BODY_LIMIT,
   })
 
   app.post(

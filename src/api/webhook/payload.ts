@@ -1,6 +1,6 @@
 import { MAX_BODY_CHARACTERS, type MessageContent, MessageType } from '../../domain/messages/message-types.js'
 import { AppError } from '../../errors/app-error.js'
-import { holdsOnlyText, isHTTPURL, isID, isText } from '../../lib/formats.js'
+import { isHTTPURL, isID, isText, jsonFault } from '../../lib/formats.js'
 
 // The chatbot webhook's payloads (docs/reference/chatbot-webhook.md), checked with the plain-text reasons
 // chatbots of the product family expect.
@@ -59,10 +59,10 @@ function lastSegment(url: string): string {
   }
 }
 
-/** `customData` is kept as sent, any JSON, so every string inside it must be text. */
+/** `customData` is kept as sent, any JSON: every string inside it text, nested no deeper than the limit. */
 function customData(value: unknown): { customData?: unknown } {
   if (value === undefined) return {}
-  if (!holdsOnlyText(value)) throw reject('custom data is invalid')
+  if (jsonFault(value)) throw reject('custom data is invalid')
   return { customData: value }
 }
 

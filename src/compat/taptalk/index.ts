@@ -180,9 +180,12 @@ async function projectConfigs(fastify: FastifyInstance): Promise<void> {
           }),
         },
       },
+      // Its only credential, the App-Key, is checked before the body is read.
+      onRequest: async (request) => {
+        if (!request.taptalk?.appKey) throw new AppKeyError('missing')
+      },
     },
-    async (request) => {
-      if (!request.taptalk?.appKey) throw new AppKeyError('missing')
+    async () => {
       // The SDK refuses larger files itself; photos of users and rooms are not stored here.
       return success({
         core: {

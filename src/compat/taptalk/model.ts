@@ -1,6 +1,8 @@
 import type { Message } from '../../domain/messages/message.js'
 import { personalPeer, type RoomSummary } from '../../domain/rooms/room.js'
 import { paramError } from '../../errors/app-error.js'
+import { TOO_DEEP } from '../../http/validation.js'
+import { MAX_JSON_DEPTH, nestsDeeper } from '../../lib/formats.js'
 import { decryptFromSDK, encryptForSDK } from './crypto.js'
 
 // The SDK's message model and Parley's, both ways. The SDK's model carries more than Parley keeps
@@ -88,6 +90,8 @@ export function fromSDKMessage(model: unknown): Record<string, unknown> {
 function parseData(data: unknown): unknown {
   if (data === '' || data === undefined || data === null) return undefined
   if (typeof data !== 'string') return data
+  // Refused before it is parsed, as the check of the parameters would refuse it after.
+  if (nestsDeeper(data, MAX_JSON_DEPTH)) throw paramError('data', TOO_DEEP)
   try {
     return JSON.parse(data)
   } catch {
