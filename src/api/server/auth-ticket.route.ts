@@ -9,7 +9,7 @@ export function authTicketRoute(app: FastifyInstance): void {
     '/v1/server/auth_ticket/request',
     {
       schema: {
-        summary: 'Request an auth ticket for a user (spec §4.1)',
+        summary: 'Request an auth ticket for a user',
         description:
           'Saves the user identified by xcUserID (creating it if new) and returns a ticket, valid for one hour ' +
           'and usable once, that the client app exchanges for an access token.',

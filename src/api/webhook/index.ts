@@ -109,7 +109,7 @@ export async function webhookAPI(app: FastifyInstance): Promise<void> {
       // Its errors are answered in plain text by webhookFormat, chosen by path (see app.ts).
       config: { anyContentType: true },
       schema: {
-        summary: 'Chatbot webhook: messages, handover_case, close_case (spec §4.2)',
+        summary: 'Chatbot webhook: messages, handover_case, close_case',
         description:
           "Header Secret-Key: the chatbot's secret key. Body (JSON, whatever the Content-Type): " +
           '{caseID, eventType: messages | handover_case | close_case, messages | handoverCase | closeCase}. ' +
