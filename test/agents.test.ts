@@ -237,7 +237,7 @@ describeEachDatabase('agents', (dialect) => {
       status: 'assigned',
       agentAccountID: expect.any(String),
     })
-  })
+  }, 90_000) // 40 password hashes and logins (scrypt): 30 s and more on a busy machine
 
   test("the agent's reply reaches the visitor's socket; closing it sends case/update", async () => {
     await createAgent(org.organizationID, 'helper@example.com')

@@ -268,7 +268,7 @@ describeEachDatabase('admin CLI', (dialect) => {
       expect.arrayContaining(['agent.deactivate', 'agent.reactivate', 'agent.set_password']),
     )
     expect(actions).toHaveLength(6)
-  })
+  }, 90_000) // about a dozen CLI processes, each hashing or checking a password
 
   const createAgentWithCLI = async (org: string, email: string, role: string) => {
     const args = [
