@@ -56,6 +56,11 @@ export class SoakDeployment {
       S3_ENDPOINT: s3.settings.endpoint as string,
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
+      // The load uploads far faster than a person, and never sends what it uploads: the quotas
+      // (docs/reference/quotas.md) are lifted, so that every upload reaches the store.
+      UPLOAD_RATE_PER_MINUTE: '100000',
+      UPLOAD_USER_UNSENT_FILES: '100000',
+      UPLOAD_ORG_UNSENT_FILES: '10000000',
     }
     const deployment = new SoakDeployment(directory, cluster, s3, chatbot, endpoint, ports, env)
     await deployment.startRedis()
