@@ -112,7 +112,13 @@ async function drained(deployment: SoakDeployment, ledger: Ledger, log: (line: s
     ).length
   const until = Date.now() + 120_000
   while (waiting() > 0 && Date.now() < until) await pause(500)
-  log(`deliveries drained: ${waiting()} still missing`)
+  // What is missing and still in the outbox is late, not lost: say how much of it there is.
+  const outbox = await deployment.cluster.query<{ status: string; count: number }>(
+    'select status, count(*)::int as count from deliveries group by status order by status',
+    [],
+    'parley',
+  )
+  log(`deliveries drained: ${waiting()} still missing; the outbox: ${JSON.stringify(outbox)}`)
 }
 
 /** Lost and duplicated writes, by the phase they were acknowledged in. */
