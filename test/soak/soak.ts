@@ -14,6 +14,11 @@ export interface FaultRow {
   acknowledged: Record<'chat' | 'case' | 'upload', number>
   /** Writes acknowledged during the fault that were never stored, delivered or served. */
   lost: number
+  /**
+   * Case messages the chatbot never got because their case had gone to agents by then (its
+   * deliveries waited longer than BOT_HANDOVER_AFTER): stored, and the agents' to answer.
+   */
+  handedOver: number
   /** Stored twice, or delivered under two webhook-ids (the same webhook-id again is allowed). */
   duplicates: number
   /** Answers 5xx but not 503. */
@@ -71,6 +76,7 @@ export async function soak({
       ...phase,
       lost: missing.lost.get(phase.fault) ?? 0,
       duplicates: missing.duplicates.get(phase.fault) ?? 0,
+      handedOver: missing.handedOver.get(phase.fault) ?? 0,
       unexpected5xx: ledger.unexpected5xx(phase.fault),
       acknowledged: {
         chat: ledger.count('chat', phase.fault),
@@ -125,6 +131,7 @@ async function drained(deployment: SoakDeployment, ledger: Ledger, log: (line: s
 async function findMissing(deployment: SoakDeployment, ledger: Ledger, load: SoakLoad) {
   const lost = new Map<string, number>()
   const duplicates = new Map<string, number>()
+  const handedOver = new Map<string, number>()
   const add = (counts: Map<string, number>, phase: string) => counts.set(phase, (counts.get(phase) ?? 0) + 1)
 
   const rows = await deployment.cluster.query<{ local_id: string; copies: number }>(
@@ -133,6 +140,12 @@ async function findMissing(deployment: SoakDeployment, ledger: Ledger, load: Soa
     'parley',
   )
   const stored = new Map(rows.map((row) => [row.local_id, row.copies]))
+  const withAgents = await deployment.cluster.query<{ local_id: string }>(
+    "select m.local_id from messages m join cases c on c.room_id = m.room_id where m.local_id like 'soak-case-%' and c.status <> 'bot'",
+    [],
+    'parley',
+  )
+  const leftTheBot = new Set(withAgents.map((row) => row.local_id))
   for (const kind of ['chat', 'case'] as const)
     for (const [token, phase] of ledger.acknowledged.get(kind) ?? []) {
       const copies = stored.get(token) ?? 0
@@ -142,7 +155,8 @@ async function findMissing(deployment: SoakDeployment, ledger: Ledger, load: Soa
       // once each, under one webhook-id however often it is retried.
       const receiver = kind === 'case' ? deployment.chatbot : deployment.endpoint
       const ids = receiver.received.get(token)
-      if (!ids) add(lost, phase)
+      if (!ids && kind === 'case' && leftTheBot.has(token)) add(handedOver, phase)
+      else if (!ids) add(lost, phase)
       else if (ids.size > 1) add(duplicates, phase)
     }
   for (const [token, phase] of ledger.acknowledged.get('upload') ?? []) {
@@ -150,7 +164,7 @@ async function findMissing(deployment: SoakDeployment, ledger: Ledger, load: Soa
     const bytes = upload && (await load.download(upload.url))
     if (!upload || !bytes?.equals(upload.bytes)) add(lost, phase)
   }
-  return { lost, duplicates }
+  return { lost, duplicates, handedOver }
 }
 
 /** The rows as a table. */
@@ -160,6 +174,7 @@ export function formatRows(rows: FaultRow[]): string {
     'acknowledged',
     'died',
     'lost',
+    'handed over',
     'duplicates',
     '5xx not 503',
     '/readyz green after',
@@ -170,6 +185,7 @@ export function formatRows(rows: FaultRow[]): string {
     `${row.acknowledged.chat} chat, ${row.acknowledged.case} case, ${row.acknowledged.upload} uploads`,
     row.died.length === 0 ? '0' : row.died.join(', '),
     String(row.lost),
+    String(row.handedOver),
     String(row.duplicates),
     String(row.unexpected5xx),
     seconds(row.readySeconds),
