@@ -107,24 +107,38 @@ async function untilReady(deployment: SoakDeployment, since: number): Promise<nu
 
 const seconds = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} s` : 'not within 60 s')
 
-/** Waits (up to two minutes) until every acknowledged message has reached its receiver. */
+/**
+ * Waits (up to two minutes) until every acknowledged message has reached its receiver, or, for a
+ * case message, until its case has gone to agents (the chatbot is then not owed it).
+ */
 async function drained(deployment: SoakDeployment, ledger: Ledger, log: (line: string) => void) {
-  const waiting = () =>
-    [...(ledger.acknowledged.get('case') ?? new Map()).keys()].filter(
-      (t) => !deployment.chatbot.received.has(t),
-    ).length +
-    [...(ledger.acknowledged.get('chat') ?? new Map()).keys()].filter(
-      (t) => !deployment.endpoint.received.has(t),
-    ).length
+  const waiting = async () => {
+    const withAgents = await caseMessagesWithAgents(deployment)
+    const unreceived = (kind: 'case' | 'chat', receiver: { received: Map<string, unknown> }) =>
+      [...(ledger.acknowledged.get(kind) ?? new Map()).keys()].filter(
+        (token) => !receiver.received.has(token) && !(kind === 'case' && withAgents.has(token)),
+      ).length
+    return unreceived('case', deployment.chatbot) + unreceived('chat', deployment.endpoint)
+  }
   const until = Date.now() + 120_000
-  while (waiting() > 0 && Date.now() < until) await pause(500)
+  while ((await waiting()) > 0 && Date.now() < until) await pause(1000)
   // What is missing and still in the outbox is late, not lost: say how much of it there is.
   const outbox = await deployment.cluster.query<{ status: string; count: number }>(
     'select status, count(*)::int as count from deliveries group by status order by status',
     [],
     'parley',
   )
-  log(`deliveries drained: ${waiting()} still missing; the outbox: ${JSON.stringify(outbox)}`)
+  log(`deliveries drained: ${await waiting()} still missing; the outbox: ${JSON.stringify(outbox)}`)
+}
+
+/** The soak's case messages whose case has left the chatbot (queued, assigned or closed). */
+async function caseMessagesWithAgents(deployment: SoakDeployment): Promise<Set<string>> {
+  const rows = await deployment.cluster.query<{ local_id: string }>(
+    "select m.local_id from messages m join cases c on c.room_id = m.room_id where m.local_id like 'soak-case-%' and c.status <> 'bot'",
+    [],
+    'parley',
+  )
+  return new Set(rows.map((row) => row.local_id))
 }
 
 /** Lost and duplicated writes, by the phase they were acknowledged in. */
@@ -140,12 +154,7 @@ async function findMissing(deployment: SoakDeployment, ledger: Ledger, load: Soa
     'parley',
   )
   const stored = new Map(rows.map((row) => [row.local_id, row.copies]))
-  const withAgents = await deployment.cluster.query<{ local_id: string }>(
-    "select m.local_id from messages m join cases c on c.room_id = m.room_id where m.local_id like 'soak-case-%' and c.status <> 'bot'",
-    [],
-    'parley',
-  )
-  const leftTheBot = new Set(withAgents.map((row) => row.local_id))
+  const leftTheBot = await caseMessagesWithAgents(deployment)
   for (const kind of ['chat', 'case'] as const)
     for (const [token, phase] of ledger.acknowledged.get(kind) ?? []) {
       const copies = stored.get(token) ?? 0

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs'
+import type { Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import S3rver from 's3rver'
@@ -25,7 +26,13 @@ export async function startS3(bucket = 'parley') {
     port = (await server.run()).port
   }
   const down = async () => {
-    await server?.close()
+    if (!server) return
+    // s3rver keeps its node:http server here; a store that stops drops its connections, so a
+    // download holding one must not keep it up.
+    const { httpServer } = server as S3rver & { httpServer: Server }
+    const closing = server.close()
+    httpServer.closeAllConnections()
+    await closing
     server = undefined
   }
   await up()
