@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto'
 import type { JWTPayload } from 'jose'
 import { LRUCache } from 'lru-cache'
 import { AppError } from '../../errors/app-error.js'
@@ -22,22 +23,29 @@ const loadJose = async (): Promise<Jose> => {
   return jose
 }
 
+/** A token whose signature is ours: whom it speaks for, and when it expires (in seconds). */
+interface Signed {
+  identity: ClientIdentity
+  expiresAt: number
+}
+
 /**
  * Short-lived signed JWTs (HS256, key derived from the master key): `sub`, `org`, `sid`. A token
  * verified once is remembered until it expires: a client sends the same token with every request,
- * and checking its signature again costs more than many a request's own work.
+ * and checking its signature again costs more than many a request's own work. A token arriving
+ * many times at once (a client's reconnecting sockets) is checked once.
  */
 export class AccessTokens {
-  private readonly key: Uint8Array
-  private readonly verified = new LRUCache<string, { identity: ClientIdentity; expiresAt: number }>({
-    max: 10_000,
-  })
+  private readonly key: KeyObject
+  private readonly verified = new LRUCache<string, Signed>({ max: 10_000 })
+  private readonly checking = new Map<string, Promise<Signed>>()
 
   constructor(
     masterKey: Buffer,
     private readonly clock: Clock,
   ) {
-    this.key = deriveKey(masterKey, 'access-token')
+    // A key object, not bytes: jose would import bytes again for every token it checks.
+    this.key = createSecretKey(deriveKey(masterKey, 'access-token'))
   }
 
   async sign(identity: ClientIdentity): Promise<{ accessToken: string; accessTokenExpiry: number }> {
@@ -58,12 +66,22 @@ export class AccessTokens {
    * only late), 40103 when it is not ours.
    */
   async verify(token: string, { allowExpired = false } = {}): Promise<ClientIdentity> {
-    const known = this.verified.get(token)
-    if (known) {
-      // As jose judges `exp`: in whole seconds, expired from that second on.
-      if (known.expiresAt > Math.floor(this.clock.now() / 1000) || allowExpired) return known.identity
-      throw new AppError('expiredToken', 'access token has expired')
+    const signed = this.verified.get(token) ?? (await this.checkOnce(token))
+    // As jose judges `exp`: in whole seconds, expired from that second on.
+    if (signed.expiresAt > Math.floor(this.clock.now() / 1000) || allowExpired) return signed.identity
+    throw new AppError('expiredToken', 'access token has expired')
+  }
+
+  private checkOnce(token: string): Promise<Signed> {
+    let check = this.checking.get(token)
+    if (!check) {
+      check = this.checkSignature(token).finally(() => this.checking.delete(token))
+      this.checking.set(token, check)
     }
+    return check
+  }
+
+  private async checkSignature(token: string): Promise<Signed> {
     const { errors, jwtVerify } = jose ?? (await loadJose())
     try {
       const { payload } = await jwtVerify(token, this.key, {
@@ -71,13 +89,13 @@ export class AccessTokens {
         currentDate: new Date(this.clock.now()),
         requiredClaims: ['sub', 'exp'],
       })
-      const identity = identityOf(payload)
-      this.verified.set(token, { identity, expiresAt: payload.exp as number })
-      return identity
+      const signed = { identity: identityOf(payload), expiresAt: payload.exp as number }
+      this.verified.set(token, signed)
+      return signed
     } catch (error) {
       // jose checks the signature before the claims: an expired token's payload is ours.
-      if (error instanceof errors.JWTExpired && allowExpired) return identityOf(error.payload)
-      if (error instanceof errors.JWTExpired) throw new AppError('expiredToken', 'access token has expired')
+      if (error instanceof errors.JWTExpired && typeof error.payload.exp === 'number')
+        return { identity: identityOf(error.payload), expiresAt: error.payload.exp }
       throw new AppError('invalidToken', 'access token is invalid')
     }
   }
@@ -85,6 +103,6 @@ export class AccessTokens {
 
 function identityOf(payload: JWTPayload): ClientIdentity {
   if (typeof payload.org !== 'string' || typeof payload.sid !== 'string' || !payload.sub)
-    throw new Error('claims')
+    throw new AppError('invalidToken', 'access token is invalid')
   return { userID: payload.sub, organizationID: payload.org, sessionID: payload.sid }
 }
