@@ -12,6 +12,15 @@ import type { Ledger } from './ledger.js'
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/**
+ * Visitors, each in a case of their own, writing a message every VISITOR_GAP_MS (and the time it
+ * takes): a busy person's pace, not a machine's. A case's messages reach its chatbot one at a time,
+ * in order; a single case written to as fast as HTTP allows would outrun that on a loaded machine,
+ * wait past BOT_HANDOVER_AFTER and go to agents, which is the rule working, not a fault's cost.
+ */
+const VISITORS = 12
+const VISITOR_GAP_MS = 200
+
 interface User {
   userID: string
   headers: Record<string, string>
@@ -72,7 +81,9 @@ export class SoakLoad {
       json: { name: 'Soak', type: 2, userIDs: [bob.userID, carol.userID] },
     })
     const roomID = room.json.data.room.roomID as string
-    const visitors = await Promise.all([0, 1, 2].map((n) => this.signIn(`soak-visitor-${n}`)))
+    const visitors = await Promise.all(
+      Array.from({ length: VISITORS }, (_, n) => this.signIn(`soak-visitor-${n}`)),
+    )
     const cases = await Promise.all(
       visitors.map(async (visitor) => {
         const opened = await this.until200('/api/visitor/v1/client/case/create', {
@@ -88,17 +99,17 @@ export class SoakLoad {
     this.repeat((i) => this.chat(bob, roomID, `soak-chathttp-1-${i}`))
     this.loops.push(this.socketChat(carol, roomID))
     for (const [n, { visitor, caseID }] of cases.entries())
-      this.repeat((i) => this.caseMessage(visitor, caseID, `soak-case-${n}-${i}`))
+      this.repeat((i) => this.caseMessage(visitor, caseID, `soak-case-${n}-${i}`), VISITOR_GAP_MS)
     this.repeat((i) => this.upload(alice, `soak-upload-0-${i}`))
   }
 
-  /** Runs `step` again and again, numbering the runs, until stopped. */
-  private repeat(step: (i: number) => Promise<unknown>): void {
+  /** Runs `step` again and again, `gapMs` apart, numbering the runs, until stopped. */
+  private repeat(step: (i: number) => Promise<unknown>, gapMs = 20): void {
     this.loops.push(
       (async () => {
         for (let i = 0; this.running; i++) {
           await step(i)
-          await pause(20)
+          await pause(gapMs)
         }
       })(),
     )
