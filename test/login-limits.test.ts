@@ -81,7 +81,7 @@ describeEachDatabase('agent login limits', (dialect) => {
     expect(statuses(good)).toEqual({ 200: LOGIN_ATTEMPTS_PER_MINUTE - 1 })
     expect((await login(server(), address, 'last-try@example.com')).status).toBe(401)
     expect((await login(server(), address, 'one-too-many@example.com')).status).toBe(429)
-  })
+  }, 90_000) // MAX - 1 failed password checks and as many sign-ins (scrypt, two at a time)
 })
 
 describe.skipIf(!process.env.REDIS_URL)('agent login limits across instances (Redis)', () => {
