@@ -191,7 +191,7 @@ describeEachDatabase('reports from stored days', (dialect) => {
     expect(stored.map((row) => row.day)).toEqual(Array.from({ length: today - first }, (_, i) => first + i))
     // Read again from the stored days: the same.
     await expectReports(requestsOf('2026-03-05', '2026-04-09'))
-  })
+  }, 90_000) // every zone × grouping × filter × viewer, twice, each against a reference: CPU-bound
 
   test('show a change made by another instance to a case of a stored day in the next report', async () => {
     await expectReports(requestsOf('2026-03-01', '2026-04-08').slice(0, 3))
