@@ -237,7 +237,7 @@ describeEachDatabase('reports from stored days', (dialect) => {
       expect(dropped.has(Math.floor(c.created / DAY))).toBe(false)
     expect(before.has(Math.floor((reopened.closed_time as number) / DAY))).toBe(true)
     await expectReports(requestsOf('2026-02-27', '2026-04-12'))
-  })
+  }, 90_000) // like the test above, hundreds of reports against a reference
 
   test('do not store a day read before a change made while reading it', async () => {
     const { db } = testDatabase.database
