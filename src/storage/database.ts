@@ -259,20 +259,18 @@ function withIntrospectionOf(db: Kysely<Schema>, schema: string): Kysely<Schema>
     getTables,
     getMetadata: async () => ({ tables: await getTables() }),
   }
-  const executor = new Proxy(db.getExecutor(), {
-    get: (target, property) => {
-      if (property === 'adapter') return transactionLocked
-      const value = Reflect.get(target, property, target)
-      return typeof value === 'function' ? value.bind(target) : value
-    },
-  })
-  return new Proxy(db, {
-    get: (target, property) => {
-      if (property === 'introspection') return introspection
-      if (property === 'getExecutor') return () => executor
-      const value = Reflect.get(target, property, target)
+  const executor = overriding(db.getExecutor(), { adapter: transactionLocked })
+  return overriding(db, { introspection, getExecutor: () => executor })
+}
+
+/** `target` with some properties replaced. */
+function overriding<T extends object>(target: T, overrides: Record<string, unknown>): T {
+  return new Proxy(target, {
+    get: (real, property) => {
+      if (typeof property === 'string' && Object.hasOwn(overrides, property)) return overrides[property]
+      const value = Reflect.get(real, property, real)
       // Kysely keeps its state in private fields: its methods must run on the real instance.
-      return typeof value === 'function' ? value.bind(target) : value
+      return typeof value === 'function' ? value.bind(real) : value
     },
   })
 }

@@ -58,7 +58,11 @@ function buildUnlessCurrent(): void {
  */
 async function throughPgBouncer(): Promise<(() => Promise<void>) | undefined> {
   if (!process.env.TEST_PGBOUNCER || !process.env.DATABASE_URL) return undefined
+  // Each test database is a pool of its own: a few connections each, let go of soon, so that the
+  // databases of a run's files together stay within PostgreSQL's max_connections.
   const bouncer = await startPgBouncer(process.env.DATABASE_URL, {
+    poolSize: 8,
+    serverIdleTimeout: 5,
     spawn: (command, args, options) => spawn(command, args, options),
   })
   process.env.DATABASE_URL = bouncer.through(process.env.DATABASE_URL)

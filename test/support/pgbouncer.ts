@@ -21,6 +21,8 @@ export interface PgBouncerOptions {
   maxClientConnections?: number
   /** Seconds a client may wait for a server connection before it is refused (query_wait_timeout). */
   queryWaitTimeout?: number
+  /** Seconds a server connection may sit idle before pgbouncer closes it (server_idle_timeout). */
+  serverIdleTimeout?: number
   /** Server connections used in turn rather than the last one freed first (server_round_robin). */
   roundRobin?: boolean
   /** How it is started (default spawnChild: killed when its test file ends). */
@@ -56,6 +58,7 @@ export async function startPgBouncer(upstream: string, options: PgBouncerOptions
       `max_client_conn = ${options.maxClientConnections ?? 1000}`,
       `query_wait_timeout = ${options.queryWaitTimeout ?? 120}`,
       `server_round_robin = ${options.roundRobin ? 1 : 0}`,
+      `server_idle_timeout = ${options.serverIdleTimeout ?? 600}`,
       // Nothing to reset: Parley keeps no session state, and in transaction mode none may be kept.
       'server_reset_query =',
       '',
