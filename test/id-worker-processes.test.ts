@@ -10,7 +10,7 @@ import { partsOf } from './support/ids.js'
 // giving them back are taken again as soon as their (short) lease has run out, by holders whose IDs
 // come after every ID the killed one issued.
 
-const LEASE_MS = 3000
+const LEASE_MS = 5000
 const IDS_EACH = 200
 
 interface Claimer {
@@ -57,18 +57,21 @@ describeEachDatabase('ID worker numbers raced for by processes', (dialect) => {
     testDatabase.database.db.selectFrom('id_worker_leases').selectAll().orderBy('worker').execute()
 
   test('processes starting at once get numbers of their own; killed ones are taken again after their lease', async () => {
-    const first = await Promise.all(Array.from({ length: 12 }, claimer))
+    const first = await Promise.all(Array.from({ length: 10 }, claimer))
     const workers = first.map((c) => c.worker).sort((a, b) => a - b)
-    expect(workers).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+    expect(workers).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     const issued = first.flatMap((c) => c.ids)
-    expect(new Set(issued).size).toBe(12 * IDS_EACH)
+    expect(new Set(issued).size).toBe(10 * IDS_EACH)
     for (const c of first) for (const id of c.ids) expect(partsOf(id).worker).toBe(c.worker)
 
     // Half of them crash: their numbers stay leased until their leases run out.
     const killed = first.filter((c) => c.worker % 2 === 0)
     await Promise.all(killed.map(kill))
-    const early = await claimer()
-    expect(early.worker).toBe(12)
+    // A claim at once (here, not in a process: starting one takes seconds on a busy machine) finds
+    // them taken still.
+    const early = testDatabase.reopen()
+    await early.ids.lease()
+    expect(early.ids.worker).toBe(10)
     let ends = new Map<number, number>()
     await vi.waitFor(
       async () => {
@@ -80,7 +83,7 @@ describeEachDatabase('ID worker numbers raced for by processes', (dialect) => {
     )
 
     const second = await Promise.all(killed.map(claimer))
-    expect(second.map((c) => c.worker).sort((a, b) => a - b)).toEqual([0, 2, 4, 6, 8, 10])
+    expect(second.map((c) => c.worker).sort((a, b) => a - b)).toEqual([0, 2, 4, 6, 8])
     for (const c of second) {
       const before = killed.find((k) => k.worker === c.worker) as Claimer
       // Its IDs start where the killed holder's lease ended, after all the killed one issued.
@@ -88,12 +91,13 @@ describeEachDatabase('ID worker numbers raced for by processes', (dialect) => {
       expect(Math.min(...c.ids.map(Number))).toBeGreaterThan(lastBefore)
       expect(partsOf(c.ids[0] as string).ms).toBeGreaterThanOrEqual(ends.get(c.worker) as number)
     }
-    const all = [...first, early, ...second].flatMap((c) => c.ids)
+    const all = [...first, ...second].flatMap((c) => c.ids)
     expect(new Set(all).size).toBe(all.length)
     for (const id of all) expect(Number(id)).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER)
 
     // The living ones give their numbers back as they close.
-    const living = [...first.filter((c) => !killed.includes(c)), early, ...second]
+    await early.close()
+    const living = [...first.filter((c) => !killed.includes(c)), ...second]
     await Promise.all(
       living.map(({ child }) => {
         const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -103,5 +107,5 @@ describeEachDatabase('ID worker numbers raced for by processes', (dialect) => {
     )
     const now = Date.now()
     for (const row of await leases()) expect(row.expires).toBeLessThanOrEqual(now + 50)
-  }, 60_000) // 25 processes on two cores
+  }, 90_000) // 15 processes on two cores
 })

@@ -155,7 +155,7 @@ describeEachDatabase('ID worker leases', (dialect) => {
     const worker = holder.ids.worker
     holder.ids.next()
     // The table is out of reach: every renewal fails (as when the database is down).
-    await sql`alter table id_workers rename to id_workers_away`.execute(testDatabase.database.db)
+    await sql`alter table id_worker_leases rename to id_worker_leases_away`.execute(testDatabase.database.db)
     try {
       await vi.waitFor(() => expect(unavailable(holder)).toBe(true), { timeout: 3000 })
       const refused = (() => {
@@ -169,7 +169,7 @@ describeEachDatabase('ID worker leases', (dialect) => {
         `IDs are unavailable: the lease of ID worker ${worker} ran out before the database renewed it`,
       )
     } finally {
-      await sql`alter table id_workers_away rename to id_workers`.execute(testDatabase.database.db)
+      await sql`alter table id_worker_leases_away rename to id_worker_leases`.execute(testDatabase.database.db)
     }
     // Nobody took the worker meanwhile: the next renewal succeeds, and issuance resumes.
     await vi.waitFor(() => expect(unavailable(holder)).toBe(false), { timeout: 3000 })
