@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
 import { spawnChild } from './support/children.js'
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
 import { partsOf } from './support/ids.js'
 
 // Worker numbers raced for by real processes (storage/id-workers.ts): processes starting at once

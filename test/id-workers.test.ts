@@ -169,7 +169,9 @@ describeEachDatabase('ID worker leases', (dialect) => {
         `IDs are unavailable: the lease of ID worker ${worker} ran out before the database renewed it`,
       )
     } finally {
-      await sql`alter table id_worker_leases_away rename to id_worker_leases`.execute(testDatabase.database.db)
+      await sql`alter table id_worker_leases_away rename to id_worker_leases`.execute(
+        testDatabase.database.db,
+      )
     }
     // Nobody took the worker meanwhile: the next renewal succeeds, and issuance resumes.
     await vi.waitFor(() => expect(unavailable(holder)).toBe(false), { timeout: 3000 })
