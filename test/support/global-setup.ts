@@ -58,10 +58,11 @@ function buildUnlessCurrent(): void {
  */
 async function throughPgBouncer(): Promise<(() => Promise<void>) | undefined> {
   if (!process.env.TEST_PGBOUNCER || !process.env.DATABASE_URL) return undefined
-  // Each test database is a pool of its own: a few connections each, let go of soon, so that the
-  // databases of a run's files together stay within PostgreSQL's max_connections.
+  // Each test database is a pool of its own, as large as a handle's (so that a burst queues no
+  // longer than it would without pgbouncer), whose idle connections are let go of soon: the run's
+  // databases together stay within PostgreSQL's max_connections.
   const bouncer = await startPgBouncer(process.env.DATABASE_URL, {
-    poolSize: 8,
+    poolSize: 20,
     serverIdleTimeout: 5,
     spawn: (command, args, options) => spawn(command, args, options),
   })
