@@ -9,6 +9,7 @@ import {
   describeEachDatabase,
   pooled,
   type TestDatabase,
+  testPostgres,
   withSearchPath,
 } from './support/databases.js'
 
@@ -162,6 +163,34 @@ describeEachDatabase('Database.transaction', (dialect) => {
         'lock-b',
       ])
       expect(runs).toBe(3)
+    })
+
+  // The connection budget (docs/operations/postgresql-and-redis.md): each pool holds at most its
+  // setting's connections, however many queries wait. (Through pgbouncer a backend is its server
+  // connection's, not the pool's.)
+  if (dialect === 'postgres' && !pooled)
+    test('PG_POOL_MAX and PG_WORKER_POOL_MAX bound the connections each pool opens', async () => {
+      const handle = openDatabase({
+        dataDir: testDatabase.dataDir,
+        databaseURL: testDatabase.databaseURL,
+        postgres: { ...testPostgres, poolMax: 3, workerPoolMax: 2 },
+      })
+      try {
+        const backends = async (db: Kysely<Schema>) => {
+          const pids = await Promise.all(
+            Array.from({ length: 12 }, async () => {
+              const { rows } = await sql<{ pid: number }>`
+                select pg_backend_pid() as pid, pg_sleep(0.02)`.execute(db)
+              return rows[0]?.pid
+            }),
+          )
+          return new Set(pids).size
+        }
+        expect(await backends(handle.db)).toBe(3)
+        expect(await backends(handle.worker.db)).toBe(2)
+      } finally {
+        await handle.close()
+      }
     })
 
   // A database where a Parley server already runs (in the public schema) can host another in a
