@@ -148,7 +148,7 @@ export async function createOwnPostgresDatabase(): Promise<{
   return { url: url.toString(), name, drop: () => admin(`drop database if exists ${name} with (force)`) }
 }
 
-/** Drops every schema and database whose name starts with `prefix` (a test run's leftovers). */
+/** Drops every schema, database and role whose name starts with `prefix` (a test run's leftovers). */
 export async function dropLeftovers(prefix: string): Promise<void> {
   const client = new pg.Client({ connectionString: postgresURL })
   await client.connect()
@@ -165,6 +165,11 @@ export async function dropLeftovers(prefix: string): Promise<void> {
     )
     for (const { name } of databases.rows)
       await client.query(`drop database if exists "${name}" with (force)`)
+    const roles = await client.query<{ name: string }>(
+      'select rolname as name from pg_roles where rolname like $1',
+      [like],
+    )
+    for (const { name } of roles.rows) await client.query(`drop role if exists "${name}"`)
   } finally {
     await client.end()
   }
