@@ -11,7 +11,7 @@ async function start(): Promise<void> {
   const database = openDatabase(config)
   await migrate(database)
   // A start that fails closes the database, giving its ID worker number back at once: a supervisor
-  // restarting a server that cannot start must not use up the 64 numbers meanwhile.
+  // restarting a server that cannot start must not use up the numbers meanwhile.
   const app = await buildApp({ config, database, masterKey }).catch(async (error: unknown) => {
     await database.close().catch(() => {})
     throw error

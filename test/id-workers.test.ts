@@ -1,9 +1,10 @@
-import { sql } from 'kysely'
+import { type Migration, sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
 import { isAppError } from '../src/errors/app-error.js'
 import { WORKERS } from '../src/lib/ids.js'
 import type { Database } from '../src/storage/database.js'
 import type { LeaseTimings } from '../src/storage/id-workers.js'
+import { migrations } from '../src/storage/migrations/index.js'
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
 import { partsOf } from './support/ids.js'
 
@@ -30,14 +31,15 @@ describeEachDatabase('ID worker leases', (dialect) => {
       throw error
     }
   }
-  const rows = () => testDatabase.database.db.selectFrom('id_workers').selectAll().orderBy('worker').execute()
+  const rows = () =>
+    testDatabase.database.db.selectFrom('id_worker_leases').selectAll().orderBy('worker').execute()
 
   beforeAll(async () => {
     testDatabase = await createTestDatabase(dialect)
   })
   afterEach(async () => {
     await Promise.all(handles.splice(0).map((handle) => handle.close()))
-    await testDatabase.database.db.deleteFrom('id_workers').execute()
+    await testDatabase.database.db.deleteFrom('id_worker_leases').execute()
   })
   afterAll(async () => {
     await testDatabase.drop()
@@ -97,15 +99,16 @@ describeEachDatabase('ID worker leases', (dialect) => {
     const first = taker.ids.next()
     expect(partsOf(first).ms).toBeGreaterThanOrEqual(lapsed?.expires as number)
     expect(Number(first)).toBeGreaterThan(Number(last))
-    // The stale holder finds at its renewal that the worker is no longer its own.
-    await vi.waitFor(() => expect(stale.ids.worker).toBe(1), { timeout: 3000 })
-    expect(partsOf(stale.ids.next()).worker).toBe(1)
+    // The stale holder finds at its renewal that the worker is no longer its own, and leases another.
+    await vi.waitFor(() => expect(stale.ids.worker).not.toBe(taker.ids.worker), { timeout: 3000 })
+    await vi.waitFor(() => expect(unavailable(stale)).toBe(false), { timeout: 3000 })
+    expect(partsOf(stale.ids.next()).worker).toBe(stale.ids.worker)
   })
 
   test(`with all ${WORKERS} workers leased, leasing fails with a clear error; an expired one is taken`, async () => {
     const now = Date.now()
     await testDatabase.database.db
-      .insertInto('id_workers')
+      .insertInto('id_worker_leases')
       .values(
         Array.from({ length: WORKERS }, (_, worker) => ({
           worker,
@@ -118,10 +121,10 @@ describeEachDatabase('ID worker leases', (dialect) => {
     const late = open()
     const refused = await late.ids.lease().catch((error: unknown) => error)
     expect(isAppError(refused) && refused.kind).toBe('unavailable')
-    expect((refused as Error).message).toMatch(/^No ID worker number is free: all 64 are leased/)
+    expect((refused as Error).message).toMatch(/^No ID worker number is free: all 512 are leased/)
     expect(unavailable(late)).toBe(true)
     await testDatabase.database.db
-      .updateTable('id_workers')
+      .updateTable('id_worker_leases')
       .set({ expires: now - 1 })
       .where('worker', '=', 41)
       .execute()
@@ -131,13 +134,28 @@ describeEachDatabase('ID worker leases', (dialect) => {
     expect(partsOf(late.ids.next()).ms).toBeGreaterThanOrEqual(now - 1)
   })
 
+  test('0026 hands each lease of the 64 old numbers on to the 8 new numbers that share its bits', async () => {
+    const { db } = testDatabase.database
+    // The table as it was before (0009_id_workers), with two old leases.
+    await db.schema.dropTable('id_worker_leases').execute()
+    await sql`create table id_workers (worker integer primary key, holder text not null,
+      expires bigint not null, floor bigint not null)`.execute(db)
+    await sql`insert into id_workers values (3, 'old a', 1000, 10), (63, 'old b', 2000, 20)`.execute(db)
+    await (migrations['0026_id_worker_leases'] as Migration).up(db)
+    const expanded = (first: number, holder: string, expires: number, floor: number) =>
+      Array.from({ length: 8 }, (_, k) => ({ worker: first + k, holder, expires, floor }))
+    expect(await rows()).toEqual([...expanded(24, 'old a', 1000, 10), ...expanded(504, 'old b', 2000, 20)])
+    // An old process can renew nothing: its table is gone.
+    await expect(sql`select 1 from id_workers`.execute(db)).rejects.toThrow()
+  })
+
   test('a lease the database cannot renew stops issuance before it runs out; renewed, it resumes', async () => {
     const holder = open()
     await holder.ids.lease(SHORT)
     const worker = holder.ids.worker
     holder.ids.next()
     // The table is out of reach: every renewal fails (as when the database is down).
-    await sql`alter table id_workers rename to id_workers_away`.execute(testDatabase.database.db)
+    await sql`alter table id_worker_leases rename to id_worker_leases_away`.execute(testDatabase.database.db)
     try {
       await vi.waitFor(() => expect(unavailable(holder)).toBe(true), { timeout: 3000 })
       const refused = (() => {
@@ -151,7 +169,9 @@ describeEachDatabase('ID worker leases', (dialect) => {
         `IDs are unavailable: the lease of ID worker ${worker} ran out before the database renewed it`,
       )
     } finally {
-      await sql`alter table id_workers_away rename to id_workers`.execute(testDatabase.database.db)
+      await sql`alter table id_worker_leases_away rename to id_worker_leases`.execute(
+        testDatabase.database.db,
+      )
     }
     // Nobody took the worker meanwhile: the next renewal succeeds, and issuance resumes.
     await vi.waitFor(() => expect(unavailable(holder)).toBe(false), { timeout: 3000 })

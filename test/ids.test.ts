@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { IDGenerator, LAST_ID_MS } from '../src/lib/ids.js'
+import { composeID, ID_EPOCH, IDGenerator, LAST_ID_MS, WORKERS } from '../src/lib/ids.js'
 import { useServer } from './support/app.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
@@ -11,7 +11,7 @@ import { partsOf } from './support/ids.js'
 
 const exact = (id: string) => Number.isSafeInteger(Number(id)) && String(Number(id)) === id
 
-test('IDs are exact JavaScript numbers and increase, also past 64 in one millisecond (borrowing the next)', () => {
+test('IDs are exact JavaScript numbers and increase, also past 8 in one millisecond (borrowing the next)', () => {
   const generator = new IDGenerator()
   generator.start(5, 0)
   const now = Date.now()
@@ -19,23 +19,38 @@ test('IDs are exact JavaScript numbers and increase, also past 64 in one millise
   for (const id of ids) expect(exact(id), id).toBe(true)
   const numbers = ids.map(Number)
   for (let i = 1; i < numbers.length; i++) expect(numbers[i]).toBeGreaterThan(numbers[i - 1] as number)
-  expect(ids.map(partsOf).slice(62, 66)).toEqual([
-    { ms: now, worker: 5, sequence: 62 },
-    { ms: now, worker: 5, sequence: 63 },
+  expect(ids.map(partsOf).slice(6, 10)).toEqual([
+    { ms: now, worker: 5, sequence: 6 },
+    { ms: now, worker: 5, sequence: 7 },
     { ms: now + 1, worker: 5, sequence: 0 },
     { ms: now + 1, worker: 5, sequence: 1 },
   ])
-  expect(generator.issuedBefore).toBe(now + 4)
+  expect(generator.issuedBefore).toBe(now + 25)
 })
 
 test('the last ID is 2^53 − 1 (in 2095); past it the generator refuses rather than overflow', () => {
   expect(new Date(LAST_ID_MS).getUTCFullYear()).toBe(2095)
   const generator = new IDGenerator()
-  generator.start(63, LAST_ID_MS)
+  generator.start(WORKERS - 1, LAST_ID_MS)
   let last = ''
-  for (let i = 0; i < 64; i++) last = generator.next(LAST_ID_MS, Number.POSITIVE_INFINITY) as string
+  for (let i = 0; i < 8; i++) last = generator.next(LAST_ID_MS, Number.POSITIVE_INFINITY) as string
   expect(last).toBe(String(Number.MAX_SAFE_INTEGER))
   expect(() => generator.next(LAST_ID_MS, Number.POSITIVE_INFINITY)).toThrow(RangeError)
+})
+
+test("512 worker numbers; an old 6-bit worker w's IDs are those of new workers 8w to 8w + 7", () => {
+  expect(WORKERS).toBe(512)
+  const ms = Date.UTC(2026, 10, 28)
+  // The layout before: 41 bits of time, 6 of worker, 6 of sequence.
+  const old = (worker: number, sequence: number) => (ms - ID_EPOCH) * 4096 + worker * 64 + sequence
+  for (const [worker, sequence] of [
+    [0, 0],
+    [5, 9],
+    [63, 63],
+  ] as const) {
+    expect(composeID(ms, worker * 8 + (sequence >> 3), sequence & 7)).toBe(old(worker, sequence))
+  }
+  expect(composeID(LAST_ID_MS, WORKERS - 1, 7)).toBe(Number.MAX_SAFE_INTEGER)
 })
 
 test("a worker's IDs start at its floor, and none is issued at or past the lease's end", () => {

@@ -1,6 +1,8 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { openDatabase } from '../src/storage/database.js'
 import { prepareQuery } from '../src/storage/prepared.js'
-import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
+import { createTestDatabase, describeEachDatabase, pooled, type TestDatabase } from './support/databases.js'
 
 // A prepared query is built once per shape with slots for its arguments, so a builder that looks
 // at argument values would build every later call's SQL from the first call's. What can be caught
@@ -57,4 +59,30 @@ describeEachDatabase('prepareQuery', (dialect) => {
     )
     await expect(query.run(testDatabase.database.db, { id: 'o1' })).rejects.toThrow(`for ${other} only`)
   })
+
+  // A named statement is known to one server connection only, which a pooler in transaction mode
+  // does not keep: PG_NAMED_STATEMENTS=false sends them unnamed (postgres-pool.ts).
+  if (dialect === 'postgres')
+    test.each([true, false])('named statements %s: what PostgreSQL keeps for the connection', async (on) => {
+      // Through the run's pgbouncer the connection's statements are a server connection's, not ours.
+      if (on && pooled) return
+      const query = prepareQuery(named(`kept_${on}`), (db, args: { id: string }) =>
+        db.selectFrom('organizations').select('name').where('id', '=', args.id),
+      )
+      // One connection, so that the statement and the look at it share it.
+      const handle = openDatabase({
+        dataDir: testDatabase.dataDir,
+        databaseURL: testDatabase.databaseURL,
+        postgres: { poolMax: 1, workerPoolMax: 1, namedStatements: on },
+      })
+      try {
+        expect(await query.run(handle.db, { id: 'o1' })).toEqual([{ name: 'name of o1' }])
+        const kept = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(handle.db)
+        expect(kept.rows.map((row) => row.name)).toEqual(
+          on ? [expect.stringMatching(/^parley_[0-9a-f]{20}$/)] : [],
+        )
+      } finally {
+        await handle.close()
+      }
+    })
 })

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { ConfigError, loadConfig } from '../src/config/config.js'
+import { WORKERS } from '../src/lib/ids.js'
 import { openDatabase } from '../src/storage/database.js'
 import { send } from './support/app.js'
 import { createTestDatabase } from './support/databases.js'
@@ -19,6 +20,7 @@ describe('configuration', () => {
       dataDir: './data',
       databaseURL: undefined,
       redisURL: undefined,
+      postgres: { poolMax: 20, workerPoolMax: 4, namedStatements: true },
       masterKey: undefined,
       publicURL: 'http://127.0.0.1:8080',
       corsOrigins: true,
@@ -56,6 +58,15 @@ describe('configuration', () => {
       /HTTP_HEADERS_TIMEOUT must not exceed HTTP_REQUEST_TIMEOUT/,
     )
     expect(() => loadConfig({ SOCKETS_PER_USER: '0' })).toThrow(/SOCKETS_PER_USER/)
+  })
+
+  test('PostgreSQL: pool sizes from 1 to 1000, named statements true or false', () => {
+    expect(
+      loadConfig({ PG_POOL_MAX: '5', PG_WORKER_POOL_MAX: '1', PG_NAMED_STATEMENTS: 'false' }).postgres,
+    ).toEqual({ poolMax: 5, workerPoolMax: 1, namedStatements: false })
+    expect(() => loadConfig({ PG_POOL_MAX: '0' })).toThrow(/PG_POOL_MAX/)
+    expect(() => loadConfig({ PG_WORKER_POOL_MAX: '1001' })).toThrow(/PG_WORKER_POOL_MAX/)
+    expect(() => loadConfig({ PG_NAMED_STATEMENTS: 'off' })).toThrow(/PG_NAMED_STATEMENTS/)
   })
 
   test('S3 settings: a bucket selects S3, an endpoint means path-style, keys go in pairs', () => {
@@ -202,16 +213,16 @@ describe('the server process (npm start)', () => {
   test('with every ID worker number leased, the server and writing CLI commands stop with one line', async () => {
     const testDatabase = await createTestDatabase('sqlite')
     try {
-      // 64 other processes hold a lease for the next hour.
+      // Other processes hold every number for the next hour.
       const expires = Date.now() + 3_600_000
-      const leases = Array.from({ length: 64 }, (_, worker) => ({
+      const leases = Array.from({ length: WORKERS }, (_, worker) => ({
         worker,
         holder: 'other',
         expires,
         floor: 0,
       }))
-      await testDatabase.database.db.insertInto('id_workers').values(leases).execute()
-      const line = /^No ID worker number is free: all 64 are leased by running Parley processes/
+      await testDatabase.database.db.insertInto('id_worker_leases').values(leases).execute()
+      const line = /^No ID worker number is free: all 512 are leased by running Parley processes/
       await expectStartFailure(testDatabase.env, line)
       const created = await runCLI(['org', 'create', '--name', 'x'], testDatabase.env)
       expect([created.code, created.stderr.trimEnd().split('\n')]).toEqual([
@@ -240,7 +251,7 @@ describe('the server process (npm start)', () => {
     }
     // It gave its ID worker number back as it stopped (restarts must not use them all up).
     const database = openDatabase({ dataDir, databaseURL: undefined })
-    const leased = await database.db.selectFrom('id_workers').selectAll().execute()
+    const leased = await database.db.selectFrom('id_worker_leases').selectAll().execute()
     await database.close()
     expect(leased).toEqual([expect.objectContaining({ worker: 0, expires: expect.any(Number) })])
     expect(leased[0]?.expires).toBeLessThanOrEqual(Date.now())

@@ -7,7 +7,9 @@ import {
   createOwnPostgresDatabase,
   createTestDatabase,
   describeEachDatabase,
+  pooled,
   type TestDatabase,
+  testPostgres,
   withSearchPath,
 } from './support/databases.js'
 
@@ -163,9 +165,38 @@ describeEachDatabase('Database.transaction', (dialect) => {
       expect(runs).toBe(3)
     })
 
+  // The connection budget (docs/operations/postgresql-and-redis.md): each pool holds at most its
+  // setting's connections, however many queries wait. (Through pgbouncer a backend is its server
+  // connection's, not the pool's.)
+  if (dialect === 'postgres' && !pooled)
+    test('PG_POOL_MAX and PG_WORKER_POOL_MAX bound the connections each pool opens', async () => {
+      const handle = openDatabase({
+        dataDir: testDatabase.dataDir,
+        databaseURL: testDatabase.databaseURL,
+        postgres: { ...testPostgres, poolMax: 3, workerPoolMax: 2 },
+      })
+      try {
+        const backends = async (db: Kysely<Schema>) => {
+          const pids = await Promise.all(
+            Array.from({ length: 12 }, async () => {
+              const { rows } = await sql<{ pid: number }>`
+                select pg_backend_pid() as pid, pg_sleep(0.02)`.execute(db)
+              return rows[0]?.pid
+            }),
+          )
+          return new Set(pids).size
+        }
+        expect(await backends(handle.db)).toBe(3)
+        expect(await backends(handle.worker.db)).toBe(2)
+      } finally {
+        await handle.close()
+      }
+    })
+
   // A database where a Parley server already runs (in the public schema) can host another in a
-  // schema of its own: the test suite does exactly that with DATABASE_URL.
-  if (dialect === 'postgres')
+  // schema of its own: the test suite does exactly that with DATABASE_URL. (Not through pgbouncer,
+  // which passes no search_path.)
+  if (dialect === 'postgres' && !pooled)
     test('migrations go into the current schema although another Parley uses the database', async () => {
       const own = await createOwnPostgresDatabase()
       const first = openDatabase({ dataDir: testDatabase.dataDir, databaseURL: own.url })
@@ -194,7 +225,7 @@ describeEachDatabase('Database.transaction', (dialect) => {
 
   // Kysely's migrator reads the whole catalogue; other schemas coming and going meanwhile (other
   // test files, other applications in the database) must not fail a migration.
-  if (dialect === 'postgres')
+  if (dialect === 'postgres' && !pooled)
     test('migrations succeed while other schemas are created and dropped', async () => {
       const own = await createOwnPostgresDatabase()
       const churner = openDatabase({ dataDir: testDatabase.dataDir, databaseURL: own.url })

@@ -2,6 +2,7 @@ import { isIP } from 'node:net'
 import { z } from 'zod'
 import { type AllowList, parseAllowList } from '../lib/destinations.js'
 import { isHostName, parseNetwork } from '../lib/networks.js'
+import { type PostgresSettings, postgresEnv, postgresSettings } from './postgres.js'
 
 /** Everything Parley reads from its environment, parsed and checked once at start. */
 export interface Config {
@@ -10,6 +11,8 @@ export interface Config {
   dataDir: string
   databaseURL: string | undefined
   redisURL: string | undefined
+  /** Pool sizes and named statements on PostgreSQL (PG_*). */
+  postgres: PostgresSettings
   /** 32 bytes, from PARLEY_MASTER_KEY; undefined means "use DATA_DIR/master.key". */
   masterKey: Buffer | undefined
   publicURL: string
@@ -81,16 +84,12 @@ export class ConfigError extends Error {}
 const MiB = 1024 * 1024
 
 const url = (protocols: string[]) =>
-  z.string().refine(
-    (value) => {
-      try {
-        return protocols.includes(new URL(value).protocol)
-      } catch {
-        return false
-      }
-    },
-    `must be a ${protocols.join(' or ')} URL`,
-  )
+  z
+    .string()
+    .refine(
+      (value) => protocols.includes(URL.parse(value)?.protocol ?? ''),
+      `must be a ${protocols.join(' or ')} URL`,
+    )
 
 /**
  * A comma-separated list whose every entry is `valid`; else an issue that says what is `expected`
@@ -150,6 +149,7 @@ const env = z.object({
     .default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  ...postgresEnv,
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
   PARLEY_MASTER_KEY: z
     .string()
@@ -225,6 +225,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     databaseURL: e.DATABASE_URL,
     redisURL: e.REDIS_URL,
+    postgres: postgresSettings(e),
     masterKey: e.PARLEY_MASTER_KEY ? Buffer.from(e.PARLEY_MASTER_KEY, 'base64') : undefined,
     publicURL: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
     corsOrigins: e.CORS_ORIGINS,

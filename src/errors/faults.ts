@@ -21,11 +21,16 @@ const BROKEN_CONNECTION = [
 ]
 
 /**
- * PostgreSQL SQLSTATEs of an outage: class 08 (connection exception), 53300 (too many
- * connections), 57P01–57P03 (shut down by an administrator, crashed, still starting).
+ * PostgreSQL SQLSTATEs of an outage: class 08 (connection exception; also what pgbouncer answers
+ * for its own refusals: `no more connections allowed`, `query_wait_timeout`, a server it cannot
+ * reach), 53300 (too many connections), 57P01–57P03 (shut down by an administrator, crashed, still
+ * starting), and 26000 and 42P05 (a named statement unknown, or already there, on the connection):
+ * Parley names a statement only once per connection, so those mean a pooler in transaction mode
+ * handed it another server connection (docs/operations/postgresql-and-redis.md, PG_NAMED_STATEMENTS).
  */
 const isOutageState = (state: string) =>
-  state.startsWith('08') || state === '53300' || /^57P0[123]$/.test(state)
+  state.startsWith('08') || OUTAGE_STATES.has(state) || /^57P0[123]$/.test(state)
+const OUTAGE_STATES = new Set(['53300', '26000', '42P05'])
 
 /** A store of Parley's (S3-compatible storage) is away or overloaded for now: answered 503. */
 export class StoreUnavailable extends Error {

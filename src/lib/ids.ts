@@ -1,8 +1,9 @@
 // IDs are time-sortable decimal strings of at most 2^53 − 1 (Number.MAX_SAFE_INTEGER): the chat
 // SDK family computes personal room IDs from numeric userIDs, and its JavaScript clients parse them
 // as numbers, which are exact only up to there (docs/reference/client-api.md). 53 bits: 41 of milliseconds since EPOCH
-// (2026-01-01, enough until 2095), 6 naming the worker, 6 of sequence: 64 IDs per millisecond per
-// worker, the 65th borrows the next millisecond. With so few bits nothing can be left to chance: the
+// (2026-01-01, enough until 2095), 9 naming the worker (512 processes per database), 3 of sequence:
+// 8 IDs per millisecond per worker (8,000 a second; a busy instance issues a few thousand), the 9th
+// borrows the next millisecond. With so few bits nothing can be left to chance: the
 // worker number is leased from the database (storage/id-workers.ts), so no two issuers of one
 // database share it, and a worker's next holder starts after the last millisecond its previous
 // holder could have used (`floor`), so a clock behind another, or time borrowed ahead, repeats
@@ -18,15 +19,19 @@
 // 16 digits (2033): lists are ordered by `created`, an ID only breaks ties.
 export const ID_EPOCH = Date.UTC(2026, 0, 1)
 const TIME_BITS = 41
-const WORKER_BITS = 6
-const SEQUENCE_BITS = 6
+const WORKER_BITS = 9
+const SEQUENCE_BITS = 3
 /** How many issuers one database can have at once. */
 export const WORKERS = 2 ** WORKER_BITS
 const SEQUENCES = 2 ** SEQUENCE_BITS
 /** The last millisecond an ID can hold (the largest ID is 2^53 − 1). */
 export const LAST_ID_MS = ID_EPOCH + 2 ** TIME_BITS - 1
 
-/** The ID of a time, worker and sequence (plain arithmetic: every value is below 2^53). */
+/**
+ * The ID of a time, worker and sequence (plain arithmetic: every value is below 2^53). The time
+ * is the top 41 bits as it was when 6 bits named the worker and 6 counted (0026_id_worker_leases
+ * gives each old number's lease to the 8 new numbers that share its bits), so IDs keep their order.
+ */
 export const composeID = (ms: number, worker: number, sequence: number): number =>
   (ms - ID_EPOCH) * WORKERS * SEQUENCES + worker * SEQUENCES + sequence
 

@@ -1,8 +1,17 @@
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { type DatabaseIntrospector, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import {
+  type DatabaseIntrospector,
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from 'kysely'
 import type pg from 'pg'
 import type { Config } from '../config/config.js'
+import { POSTGRES_DEFAULTS, type PostgresSettings } from '../config/postgres.js'
 import { retryConflicts } from '../errors/faults.js'
 import { startCheckpointer } from './checkpointer.js'
 import { CommitHooks } from './commit-hooks.js'
@@ -10,7 +19,7 @@ import { DATABASE_FILE, privateDatabaseFiles, privateDataDir } from './data-dir.
 import { GroupCommit } from './group-commit.js'
 import { LeasedIDs } from './id-workers.js'
 import { migrations } from './migrations/index.js'
-import { withNamedStatements } from './postgres-pool.js'
+import { forKysely } from './postgres-pool.js'
 import type { Dialect, Schema } from './schema.js'
 import { loadSqlite } from './sqlite-driver.js'
 import { withStatementCache } from './statement-cache.js'
@@ -50,7 +59,7 @@ export interface Database {
   writeMarks?: WriteMarks
   /**
    * The handle the delivery worker claims and settles through. On PostgreSQL it has connections of
-   * its own (WORKER_CONNECTIONS), so that deliveries go out while requests queue for the pool: a
+   * its own (PG_WORKER_POOL_MAX), so that deliveries go out while requests queue for the pool: a
    * busy server's sends held it, and every claim and settlement waited its turn behind them. On
    * SQLite, this very handle (one connection, whose writes share commits anyway).
    */
@@ -59,25 +68,25 @@ export interface Database {
   close(): Promise<void>
 }
 
-/** Connections for requests, and the delivery worker's own, per instance (PostgreSQL). */
-const REQUEST_CONNECTIONS = 20
-const WORKER_CONNECTIONS = 4
-
 const INT8_OID = 20
 const require = createRequire(import.meta.url)
 
-export function openDatabase(config: Pick<Config, 'databaseURL' | 'dataDir'>): Database {
+/** Opens the database the configuration names; `postgres` defaults to POSTGRES_DEFAULTS. */
+export function openDatabase(
+  config: Pick<Config, 'databaseURL' | 'dataDir'> & { postgres?: PostgresSettings },
+): Database {
   if (config.databaseURL) {
+    const settings = config.postgres ?? POSTGRES_DEFAULTS
     // Loaded with DATABASE_URL only: an embedded database never needs the driver (start-up time).
     const pg: typeof import('pg').default = require('pg')
     // One set of hooks and one work context for both handles: a hook waits for its transaction's
     // commit, and inside any transaction's work a query beside its trx is refused, whichever
     // handle either belongs to.
-    const shared = { hooks: new CommitHooks(), workContext: new WorkContext() }
-    const main = openPostgres(pg, config.databaseURL, REQUEST_CONNECTIONS, shared)
+    const shared = { hooks: new CommitHooks(), workContext: new WorkContext(), settings }
+    const main = openPostgres(pg, config.databaseURL, settings.poolMax, shared)
     const ids = new LeasedIDs(main.db)
     const worker: Database = {
-      ...openPostgres(pg, config.databaseURL, WORKER_CONNECTIONS, shared),
+      ...openPostgres(pg, config.databaseURL, settings.workerPoolMax, shared),
       ids,
       get worker() {
         return worker
@@ -146,7 +155,11 @@ function openPostgres(
   pg: typeof import('pg').default,
   connectionString: string,
   max: number,
-  { hooks, workContext }: { hooks: CommitHooks; workContext: WorkContext },
+  {
+    hooks,
+    workContext,
+    settings,
+  }: { hooks: CommitHooks; workContext: WorkContext; settings: PostgresSettings },
 ): Omit<Database, 'ids' | 'worker' | 'close'> {
   const pool = new pg.Pool({
     connectionString,
@@ -164,7 +177,7 @@ function openPostgres(
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const dialect = refusingInsideWork(
-    new PostgresDialect({ pool: withNamedStatements(pool) }),
+    new PostgresDialect({ pool: forKysely(pool, settings) }),
     workContext.insideWork,
   )
   const db = new Kysely<Schema>({ dialect })
@@ -210,11 +223,30 @@ export async function migrate(database: Database): Promise<void> {
   if (error) throw error
 }
 
+/** Kysely's key for the migration lock, kept so that a Parley before this change still waits on it. */
+const MIGRATION_LOCK = '3853314791062309107'
+
+/**
+ * Kysely's adapter, but its migration lock lives in the migrations' transaction: it opens that
+ * transaction itself (Kysely's own BEGIN after it only draws a warning) and takes a transaction's
+ * advisory lock, which the COMMIT or ROLLBACK gives back. Kysely's session lock, taken before the
+ * transaction and given back after it, would stay behind a pooler in transaction mode on
+ * whichever server connection took it, and every later start would wait on it.
+ */
+const transactionLocked = new (class extends PostgresAdapter {
+  override async acquireMigrationLock(db: Kysely<unknown>): Promise<void> {
+    await sql`begin`.execute(db)
+    await sql`select pg_advisory_xact_lock(${sql.raw(MIGRATION_LOCK)})`.execute(db)
+  }
+
+  override async releaseMigrationLock(): Promise<void> {}
+})()
+
 /**
  * `db` whose introspection (what Kysely's migrator reads to find its bookkeeping tables) sees our
  * schema only. Kysely's own reads the whole catalogue, with functions that fail when another
  * schema or table is dropped meanwhile (by another application, or another test): 3F000 or
- * 42P01 naming what is not ours.
+ * 42P01 naming what is not ours. Its adapter takes the migration lock as transactionLocked does.
  */
 function withIntrospectionOf(db: Kysely<Schema>, schema: string): Kysely<Schema> {
   const getTables = async () => {
@@ -227,12 +259,18 @@ function withIntrospectionOf(db: Kysely<Schema>, schema: string): Kysely<Schema>
     getTables,
     getMetadata: async () => ({ tables: await getTables() }),
   }
-  return new Proxy(db, {
-    get: (target, property) => {
-      if (property === 'introspection') return introspection
-      const value = Reflect.get(target, property, target)
+  const executor = overriding(db.getExecutor(), { adapter: transactionLocked })
+  return overriding(db, { introspection, getExecutor: () => executor })
+}
+
+/** `target` with some properties replaced. */
+function overriding<T extends object>(target: T, overrides: Record<string, unknown>): T {
+  return new Proxy(target, {
+    get: (real, property) => {
+      if (typeof property === 'string' && Object.hasOwn(overrides, property)) return overrides[property]
+      const value = Reflect.get(real, property, real)
       // Kysely keeps its state in private fields: its methods must run on the real instance.
-      return typeof value === 'function' ? value.bind(target) : value
+      return typeof value === 'function' ? value.bind(real) : value
     },
   })
 }

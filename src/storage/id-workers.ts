@@ -27,7 +27,11 @@ export interface LeaseTimings {
   retryMs: number
 }
 
-export const LEASE_DEFAULTS: LeaseTimings = { leaseMs: 10 * 60_000, renewMs: 60_000, retryMs: 5_000 }
+/**
+ * A minute's lease, renewed every 10 s: a killed process's number is free again within a minute,
+ * and a database away for up to 50 s costs no ID (requests that write fail anyway meanwhile).
+ */
+export const LEASE_DEFAULTS: LeaseTimings = { leaseMs: 60_000, renewMs: 10_000, retryMs: 2_000 }
 
 /** Where renewal failures are reported (the app's logger). */
 export interface LeaseLog {
@@ -48,16 +52,16 @@ export async function claimWorker(
     with recursive numbers (worker) as (
       select 0 union all select worker + 1 from numbers where worker < ${WORKERS - 1}
     )
-    insert into id_workers (worker, holder, expires, floor)
+    insert into id_worker_leases (worker, holder, expires, floor)
     select worker, ${holder}, cast(${expires} as bigint), 0 from numbers
     where not exists (
-      select 1 from id_workers taken where taken.worker = numbers.worker and taken.expires > ${now}
+      select 1 from id_worker_leases taken where taken.worker = numbers.worker and taken.expires > ${now}
     )
     order by worker
     limit 1
     on conflict (worker) do update
-      set holder = excluded.holder, expires = excluded.expires, floor = id_workers.expires
-      where id_workers.expires <= ${now}
+      set holder = excluded.holder, expires = excluded.expires, floor = id_worker_leases.expires
+      where id_worker_leases.expires <= ${now}
     returning worker, floor`.execute(db)
   const row = rows[0]
   return row && { worker: Number(row.worker), floor: Number(row.floor) }
@@ -66,7 +70,7 @@ export async function claimWorker(
 /** Sets the end of the holder's lease; false when the worker is no longer the holder's. */
 async function setExpiry(db: Kysely<Schema>, worker: number, holder: string, expires: number) {
   const result = await db
-    .updateTable('id_workers')
+    .updateTable('id_worker_leases')
     .set({ expires })
     .where('worker', '=', worker)
     .where('holder', '=', holder)
@@ -78,7 +82,7 @@ const leasedCount = async (db: Kysely<Schema>, now: number) =>
   Number(
     (
       await db
-        .selectFrom('id_workers')
+        .selectFrom('id_worker_leases')
         .select((eb) => eb.fn.countAll().as('leased'))
         .where('expires', '>', now)
         .executeTakeFirstOrThrow()
@@ -89,13 +93,13 @@ const allTaken = (leaseMs: number) =>
   new AppError(
     'unavailable',
     `No ID worker number is free: all ${WORKERS} are leased by running Parley processes on this ` +
-      `database (table id_workers). Stop one; a process that ended without giving its number back ` +
-      `frees it within ${Math.ceil(leaseMs / 60_000)} minutes.`,
+      `database (table id_worker_leases). Stop one; a process that ended without giving its number ` +
+      `back frees it within ${Math.ceil(leaseMs / 1000)} seconds.`,
   )
 
 /** The IDs of one database handle, issued under a leased worker number. */
 export class LeasedIDs {
-  /** This issuer, as the id_workers table names it. */
+  /** This issuer, as the id_worker_leases table names it. */
   readonly holder = `${hostname()} pid ${process.pid} ${randomBytes(3).toString('hex')}`
   private readonly generator = new IDGenerator()
   /** Undefined before the lease, after losing it (until another is leased) and after release. */

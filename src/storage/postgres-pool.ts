@@ -8,12 +8,13 @@ import { statementName } from './prepared.js'
 const STALE_PLAN = 'cached plan must not change result type'
 
 /**
- * The pool Kysely sees: pg's, except that the hot-path queries compiled by prepareQuery run as
- * named statements, which PostgreSQL parses and plans once per connection instead of every time;
+ * The pool Kysely sees: pg's, except that, with `namedStatements`, the hot-path queries compiled
+ * by prepareQuery run as named statements, which PostgreSQL parses and plans once per connection
+ * instead of every time (without, as unnamed ones, which a pooler in transaction mode passes on);
  * and that a connection which breaks (a restart, pg_terminate_backend, a failover) is dropped
  * instead of crashing the process or being lent out again.
  */
-export function withNamedStatements(pool: pg.Pool): PostgresPool {
+export function forKysely(pool: pg.Pool, { namedStatements }: { namedStatements: boolean }): PostgresPool {
   const broken = brokenClients(pool)
   return {
     async connect() {
@@ -22,7 +23,7 @@ export function withNamedStatements(pool: pg.Pool): PostgresPool {
       const query = (sqlOrCursor: unknown, parameters?: ReadonlyArray<unknown>) => {
         if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as pg.Submittable)
         const values = parameters as unknown[]
-        const name = statementName(sqlOrCursor)
+        const name = namedStatements ? statementName(sqlOrCursor) : undefined
         const result = name
           ? client.query({ name, text: sqlOrCursor, values })
           : client.query(sqlOrCursor, values)

@@ -371,7 +371,7 @@ export interface Schema {
   agent_topics: AgentTopicsTable
   agent_sessions: AgentSessionsTable
   audit_log: AuditLogTable
-  id_workers: IDWorkersTable
+  id_worker_leases: IDWorkersTable
   case_notes: CaseNotesTable
   note_mentions: NoteMentionsTable
   canned_replies: CannedRepliesTable

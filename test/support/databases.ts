@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Kysely } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe } from 'vitest'
+import { POSTGRES_DEFAULTS } from '../../src/config/postgres.js'
 import { type Database, migrate, openDatabase } from '../../src/storage/database.js'
 import type { Schema } from '../../src/storage/schema.js'
 
@@ -16,7 +17,7 @@ export type DialectName = 'sqlite' | 'postgres'
 export interface TestDatabase {
   dialect: DialectName
   /** The configuration another process (CLI, second instance) needs to reach the same data. */
-  env: { DATA_DIR: string; DATABASE_URL?: string; PARLEY_MASTER_KEY?: string }
+  env: { DATA_DIR: string; DATABASE_URL?: string; PARLEY_MASTER_KEY?: string; PG_NAMED_STATEMENTS?: string }
   dataDir: string
   databaseURL: string | undefined
   masterKey: Buffer
@@ -27,6 +28,20 @@ export interface TestDatabase {
 }
 
 export const postgresURL = process.env.DATABASE_URL
+
+/**
+ * The run goes through a pgbouncer in transaction mode (TEST_PGBOUNCER, started by the global
+ * setup): DATABASE_URL is the pgbouncer's, and named statements are off, as an operator's would be.
+ * pgbouncer passes no `options` (a schema's search_path) and keeps no session state, so each test
+ * database is then a database of its own rather than a schema.
+ */
+export const pooled = Boolean(process.env.TEST_PGBOUNCER && postgresURL)
+
+/** What a process needs to open a test database: PG_NAMED_STATEMENTS=false through a pooler. */
+export const pooledEnv: Record<string, string> = pooled ? { PG_NAMED_STATEMENTS: 'false' } : {}
+
+/** The PostgreSQL settings this run's handles open with (in the test process). */
+export const testPostgres = { ...POSTGRES_DEFAULTS, namedStatements: !pooled }
 
 export const dialects: DialectName[] = postgresURL ? ['sqlite', 'postgres'] : ['sqlite']
 
@@ -48,7 +63,11 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   const masterKey = randomBytes(32)
   let databaseURL: string | undefined
   let dropSchema = async () => {}
-  if (dialect === 'postgres') {
+  if (dialect === 'postgres' && pooled) {
+    const own = await createOwnPostgresDatabase()
+    databaseURL = own.url
+    dropSchema = own.drop
+  } else if (dialect === 'postgres') {
     const schema = `${runPrefix()}${randomBytes(6).toString('hex')}`
     const admin = new pg.Client({ connectionString: postgresURL })
     await admin.connect()
@@ -62,14 +81,16 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
       await client.end()
     }
   }
-  const reopen = () => openDatabase({ dataDir, databaseURL })
+  const reopen = () => openDatabase({ dataDir, databaseURL, postgres: testPostgres })
   const database = reopen()
   await migrate(database)
   return {
     dialect,
     env: {
       DATA_DIR: dataDir,
-      ...(databaseURL ? { DATABASE_URL: databaseURL, PARLEY_MASTER_KEY: masterKey.toString('base64') } : {}),
+      ...(databaseURL
+        ? { DATABASE_URL: databaseURL, PARLEY_MASTER_KEY: masterKey.toString('base64'), ...pooledEnv }
+        : {}),
     },
     dataDir,
     databaseURL,
@@ -127,7 +148,7 @@ export async function createOwnPostgresDatabase(): Promise<{
   return { url: url.toString(), name, drop: () => admin(`drop database if exists ${name} with (force)`) }
 }
 
-/** Drops every schema and database whose name starts with `prefix` (a test run's leftovers). */
+/** Drops every schema, database and role whose name starts with `prefix` (a test run's leftovers). */
 export async function dropLeftovers(prefix: string): Promise<void> {
   const client = new pg.Client({ connectionString: postgresURL })
   await client.connect()
@@ -144,6 +165,11 @@ export async function dropLeftovers(prefix: string): Promise<void> {
     )
     for (const { name } of databases.rows)
       await client.query(`drop database if exists "${name}" with (force)`)
+    const roles = await client.query<{ name: string }>(
+      'select rolname as name from pg_roles where rolname like $1',
+      [like],
+    )
+    for (const { name } of roles.rows) await client.query(`drop role if exists "${name}"`)
   } finally {
     await client.end()
   }

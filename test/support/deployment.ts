@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { send } from './app.js'
-import { createOwnPostgresDatabase } from './databases.js'
+import { createOwnPostgresDatabase, pooledEnv } from './databases.js'
 import { validTicketRequest } from './fixtures.js'
 import {
   freePort,
@@ -34,14 +34,26 @@ export class Deployment {
     private readonly redisPort: number,
   ) {}
 
-  static async start(instances: number): Promise<Deployment> {
+  /**
+   * `reach` is how the instances reach the database (e.g. through a pgbouncer), `env` more
+   * settings of theirs.
+   */
+  static async start(
+    instances: number,
+    {
+      reach = (url: string) => url,
+      env: more = {},
+    }: { reach?: (url: string) => string; env?: Record<string, string> } = {},
+  ): Promise<Deployment> {
     const database = await createOwnPostgresDatabase()
     const redisPort = await freePort()
     const env = {
       DATA_DIR: `/tmp/parley-fault-${randomBytes(4).toString('hex')}`,
-      DATABASE_URL: database.url,
+      DATABASE_URL: reach(database.url),
       PARLEY_MASTER_KEY: randomBytes(32).toString('base64'),
       REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      ...pooledEnv,
+      ...more,
     }
     const deployment = new Deployment(env, database, redisPort)
     await deployment.startRedis()

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
-import { type AddressInfo, createServer } from 'node:net'
 import { createInterface } from 'node:readline'
 import { LOCAL_BOTS_ALLOWED, send } from './app.js'
 import { spawnChild } from './children.js'
+
+export { freePort } from './ports.js'
 
 // Parley's own entry points run as users run them: the built CLI and server, in child processes.
 
@@ -87,15 +87,6 @@ export function startServerProcess(
     })
     void exited.then((code) => reject(new Error(`server exited with ${code} before listening: ${stderr}`)))
   })
-}
-
-/** A loopback port free right now (for a process that must be told its port before it starts). */
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 /** Starts redis-server on `port` and resolves once it accepts connections. */
