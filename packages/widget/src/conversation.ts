@@ -6,6 +6,7 @@ import {
   type QuickReply,
 } from '../../client/src/index.js'
 import { attachmentOf } from './attachment.js'
+import { CLOSED_CASE_SHOWN_MS } from './closed-case.js'
 import type { Texts } from './texts.js'
 import type { Shown, View } from './view.js'
 
@@ -16,6 +17,8 @@ export interface ConversationOptions {
 }
 
 const SYSTEM_TYPE = 9001
+/** The closed case the visitor left for a new conversation: not shown again after a reload. */
+const LEFT_KEY = 'parley.widget.left'
 /** A typing notice is repeated this often while the visitor keeps typing, and stopped after. */
 const TYPING_REPEAT_MS = 3000
 const TYPING_IDLE_MS = 4000
@@ -110,8 +113,15 @@ export class Conversation {
         this.view.setTyping(typing ? this.texts.typing(user.fullname || '…') : '')
     })
     await client.start()
-    const open = (await client.cases.list()).find((c) => c.status !== 'closed')
-    if (open) this.follow(open)
+    const cases = await client.cases.list()
+    const open = cases.find((c) => c.status !== 'closed')
+    const left = remembered()
+    const [recent] = cases
+      .filter((c) => c.status === 'closed' && c.caseID !== left)
+      .filter((c) => Date.now() - (c.closedTime ?? 0) < CLOSED_CASE_SHOWN_MS)
+      .sort((a, b) => (b.closedTime ?? 0) - (a.closedTime ?? 0))
+    const shown = open ?? recent
+    if (shown) this.follow(shown)
     else this.view.clear(this.texts.empty)
   }
 
@@ -249,9 +259,11 @@ export class Conversation {
     const caseID = this.current?.caseID as string
     this.view.setTyping('')
     this.view.showClosed({
+      rated: Boolean(this.current?.rating),
       rate: (rating, note) => client.cases.rate(caseID, { rating, ...(note ? { note } : {}) }).then(() => {}),
       restart: () => {
         this.left = caseID
+        remember(caseID)
         this.current = undefined
         this.view.showComposer()
         this.view.clear(this.texts.empty)
@@ -278,5 +290,22 @@ export class Conversation {
     if (!this.typingSince || !roomID || !this.client) return
     this.typingSince = 0
     this.client.typing(roomID, false)
+  }
+}
+
+/** The case left for a new conversation, as this browser remembers it (storage may be refused). */
+function remembered(): string | undefined {
+  try {
+    return localStorage.getItem(LEFT_KEY) ?? undefined
+  } catch {
+    return undefined
+  }
+}
+
+function remember(caseID: string): void {
+  try {
+    localStorage.setItem(LEFT_KEY, caseID)
+  } catch {
+    // Without storage a reload shows the closed case again (for its time): no harm done.
   }
 }
