@@ -360,8 +360,9 @@ for (const dialect of dialects) {
       const later = await browser.newContext({ viewport: LAPTOP })
       const visit = await later.newPage()
       try {
-        // The browser's clock a day and a minute on: the closed case is no longer shown.
-        await visit.clock.install({ time: Date.now() + CLOSED_CASE_SHOWN_MS + 60_000 })
+        // The browser's clock a day and a minute on (its timers run as ever): the closed case is no
+        // longer shown.
+        await visit.clock.setFixedTime(Date.now() + CLOSED_CASE_SHOWN_MS + 60_000)
         // The shop's page, in Spanish (as a Spanish shop would serve it).
         await visit.route(`${shopURL}/`, async (route) => {
           const response = await route.fetch()
