@@ -196,10 +196,11 @@ function Composer({
   const closing = useAction()
   const field = useRef<HTMLTextAreaElement>(null)
   useShortcut('r', () => field.current?.focus())
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only as the box appears
+  // Also when the box came first: the case's update over the socket can arrive before the answer
+  // to Take case (which asks for the focus), and show the box before it is asked.
   useEffect(() => {
     if (focus) field.current?.focus()
-  }, [])
+  }, [focus])
   const typing = useTypingNotices(caseID)
   // A canned reply put in is the agent's draft: edited and sent like one typed.
   const canned = useCannedPicker(caseID, field, (value) => {
