@@ -363,12 +363,13 @@ for (const dialect of dialects) {
         // The browser's clock a day and a minute on (its timers run as ever): the closed case is no
         // longer shown.
         await visit.clock.setFixedTime(Date.now() + CLOSED_CASE_SHOWN_MS + 60_000)
-        // The shop's page, in Spanish (as a Spanish shop would serve it).
-        await visit.route(`${shopURL}/`, async (route) => {
-          const response = await route.fetch()
-          const body = (await response.text()).replace('<html lang="en">', '<html lang="es">')
-          await route.fulfill({ response, body })
-        })
+        // The shop's page in Spanish, as a Spanish shop would serve it: <html lang="es">, set as
+        // the parser makes the element, before the widget's script runs.
+        await visit.addInitScript(`new MutationObserver((_, observer) => {
+          if (!document.documentElement) return
+          document.documentElement.lang = 'es'
+          observer.disconnect()
+        }).observe(document, { childList: true })`)
         await visit.goto(shopURL)
         await visit.getByLabel('Name').fill('Grace Hopper')
         await visit.getByRole('button', { name: /Log in/i }).click()
@@ -391,7 +392,8 @@ for (const dialect of dialects) {
       const phone = await browser.newContext({ viewport: narrow })
       const small = await phone.newPage()
       await small.goto(shopURL)
-      await small.getByLabel('Name').fill('Grace Hopper')
+      // Another shopper: Grace's closed case would show (a reload keeps it for a day).
+      await small.getByLabel('Name').fill('Ada Lovelace')
       await small.getByRole('button', { name: /Log in/i }).click()
       await small.getByRole('button', { name: 'Open chat' }).click()
       const box = await small.getByRole('dialog').boundingBox()

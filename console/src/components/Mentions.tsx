@@ -46,7 +46,6 @@ export function Mentions() {
       <button
         type="button"
         className="nav-link mentions-button"
-        aria-label="Mentions"
         aria-expanded={open}
         onClick={() => setOpen(!open)}
       >
@@ -55,8 +54,10 @@ export function Mentions() {
         </span>
         <span className="mentions-label">Mentions</span>
         {unread > 0 && (
+          // Named by what it shows ("Mentions 2"), and what the number counts.
           <span className="count" data-testid="mentions-unread" title={`${unread} unread`}>
             {unread}
+            <span className="visually-hidden"> unread</span>
           </span>
         )}
       </button>
