@@ -560,6 +560,9 @@ for (const dialect of dialects) {
       await page.waitForURL(/status=closed/, WAIT)
       await hit.waitFor(WAIT)
       await shot(page, 'search')
+      // The search bar stays low: the search box, one row of filters, one of the dates.
+      const bar = (await page.locator('.case-search').boundingBox()) as { height: number }
+      expect(bar.height).toBeLessThanOrEqual(125)
       await hit.click()
       await page.locator('.bubble-row.ours', { hasText: 'Your order ships today.' }).waitFor(WAIT)
       await page.getByRole('button', { name: 'Clear' }).click()
@@ -708,6 +711,17 @@ for (const dialect of dialects) {
       await row.waitFor(WAIT)
 
       await accessible('agents')
+      // A number of a few digits has a box to match; the row's buttons do not touch.
+      const maxCases = (await page.getByLabel('Max concurrent cases').first().boundingBox()) as {
+        width: number
+      }
+      expect(maxCases.width).toBeLessThanOrEqual(200)
+      const edit = (await row.getByRole('button', { name: 'Edit' }).boundingBox()) as {
+        x: number
+        width: number
+      }
+      const password = (await row.getByRole('button', { name: 'Password…' }).boundingBox()) as { x: number }
+      expect(password.x - (edit.x + edit.width)).toBeGreaterThanOrEqual(4)
       await row.getByRole('button', { name: 'Password…' }).click()
       const dialog = page.getByRole('dialog', { name: 'Set a password for Bo Leaving' })
       await dialog.getByLabel('Temporary password').fill('temporary passphrase')

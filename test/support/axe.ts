@@ -31,6 +31,8 @@ export async function expectNoAxeViolations(page: Page, state: string): Promise<
       nodes: v.nodes.map((n) => JSON.stringify(n.target) + ': ' + n.failureSummary.replace(/\\s+/g, ' ')),
     })))`)) as Found[]
   const said = found.map(({ rule, impact, nodes }) => `${rule} (${impact}): ${nodes.join(' | ')}`)
+  // AXE_COLLECT=1 prints the violations and goes on: one run lists those of every state (a failure
+  // would stop the flow at the first, and the states after it depend on it).
   if (process.env.AXE_COLLECT) {
     if (said.length) console.log(`AXE ${state}:\n  ${said.join('\n  ')}`)
     return
