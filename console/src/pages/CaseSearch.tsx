@@ -66,13 +66,27 @@ export function SearchBar({ search }: { search: Search }) {
   )
   return (
     <form className="case-search" onSubmit={submit}>
-      <input
-        type="search"
-        aria-label="Search cases"
-        placeholder="Words, visitor, e-mail, case ID"
-        value={words}
-        onChange={(e) => setWords(e.target.value)}
-      />
+      <div className="case-search-top">
+        <input
+          type="search"
+          aria-label="Search cases"
+          placeholder="Words, visitor, e-mail, case ID"
+          value={words}
+          onChange={(e) => setWords(e.target.value)}
+        />
+        {search.active && (
+          <button
+            type="button"
+            className="btn ghost"
+            onClick={() => {
+              setWords('')
+              search.clear()
+            }}
+          >
+            Clear
+          </button>
+        )}
+      </div>
       <div className="case-search-filters">
         {select(
           'status',
@@ -95,7 +109,8 @@ export function SearchBar({ search }: { search: Search }) {
           (tags.data?.tags ?? []).map(({ tag, cases }) => [tag, `${tag} (${cases})`]),
         )}
       </div>
-      <div className="case-search-dates" role="group" aria-label="Created">
+      <fieldset className="case-search-dates">
+        <legend className="visually-hidden">Created</legend>
         <label>
           From
           <input
@@ -112,19 +127,7 @@ export function SearchBar({ search }: { search: Search }) {
             onChange={(e) => search.change('to', e.target.value)}
           />
         </label>
-        {search.active && (
-          <button
-            type="button"
-            className="btn ghost"
-            onClick={() => {
-              setWords('')
-              search.clear()
-            }}
-          >
-            Clear
-          </button>
-        )}
-      </div>
+      </fieldset>
     </form>
   )
 }

@@ -67,7 +67,7 @@ export function ReportChart({
           backgroundColor: s.color,
           borderColor: s.color,
           pointStyle: POINT_STYLES[index % POINT_STYLES.length],
-          pointRadius: labels.length > 60 ? 0 : 3 + 2 * index,
+          pointRadius: labels.length > 60 ? 0 : 2 + 1.5 * index,
           pointBackgroundColor: '#fff',
           borderWidth: 2,
           spanGaps: true,
