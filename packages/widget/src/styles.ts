@@ -53,6 +53,8 @@ form.composer button.attach { background: transparent; color: var(--parley-color
   display: flex; flex-direction: column; gap: 8px; font-size: 14px; }
 .closed p { margin: 0; }
 .closed .notice { font-weight: 600; }
+/* Notices take the focus only to be read from there: no ring, they are not controls. */
+.closed p[tabindex="-1"]:focus { outline: none; }
 .rate { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; }
 .rate textarea { width: 100%; border: 1px solid #c9ccd1; border-radius: 10px; padding: 8px; font-size: 14px;
   min-height: 58px; resize: vertical; }
