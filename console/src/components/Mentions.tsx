@@ -46,6 +46,7 @@ export function Mentions() {
       <button
         type="button"
         className="nav-link mentions-button"
+        // Named by what it shows, "Mentions 2" (and what the number counts, " unread").
         aria-expanded={open}
         onClick={() => setOpen(!open)}
       >
@@ -54,7 +55,6 @@ export function Mentions() {
         </span>
         <span className="mentions-label">Mentions</span>
         {unread > 0 && (
-          // Named by what it shows ("Mentions 2"), and what the number counts.
           <span className="count" data-testid="mentions-unread" title={`${unread} unread`}>
             {unread}
             <span className="visually-hidden"> unread</span>

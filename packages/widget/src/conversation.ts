@@ -7,6 +7,7 @@ import {
 } from '../../client/src/index.js'
 import { attachmentOf } from './attachment.js'
 import { CLOSED_CASE_SHOWN_MS } from './closed-case.js'
+import { remember, remembered } from './left-case.js'
 import type { Texts } from './texts.js'
 import type { Shown, View } from './view.js'
 
@@ -17,8 +18,6 @@ export interface ConversationOptions {
 }
 
 const SYSTEM_TYPE = 9001
-/** The closed case the visitor left for a new conversation: not shown again after a reload. */
-const LEFT_KEY = 'parley.widget.left'
 /** A typing notice is repeated this often while the visitor keeps typing, and stopped after. */
 const TYPING_REPEAT_MS = 3000
 const TYPING_IDLE_MS = 4000
@@ -290,22 +289,5 @@ export class Conversation {
     if (!this.typingSince || !roomID || !this.client) return
     this.typingSince = 0
     this.client.typing(roomID, false)
-  }
-}
-
-/** The case left for a new conversation, as this browser remembers it (storage may be refused). */
-function remembered(): string | undefined {
-  try {
-    return localStorage.getItem(LEFT_KEY) ?? undefined
-  } catch {
-    return undefined
-  }
-}
-
-function remember(caseID: string): void {
-  try {
-    localStorage.setItem(LEFT_KEY, caseID)
-  } catch {
-    // Without storage a reload shows the closed case again (for its time): no harm done.
   }
 }
