@@ -91,8 +91,13 @@ for (const dialect of dialects) {
       await page.getByRole('button', { name: /Log in/i }).click()
       await page.getByRole('button', { name: 'Open chat' }).waitFor(WAIT)
       await expectNoAxeViolations(page, 'widget: closed, the launcher')
-      await page.getByRole('button', { name: 'Open chat' }).click()
+      // With the keyboard: Enter opens it into the message box, Escape closes it back to the launcher.
+      await page.getByRole('button', { name: 'Open chat' }).press('Enter')
       await page.getByRole('textbox', { name: 'Message' }).waitFor(WAIT)
+      await expect.poll(() => focused(), WAIT).toBe('Message')
+      await page.keyboard.press('Escape')
+      await expect.poll(() => focused(), WAIT).toBe('Open chat')
+      await page.keyboard.press('Enter')
       await expect.poll(() => focused(), WAIT).toBe('Message')
       // Both hide the panel, each under a name of its own: the launcher, and the panel's ×.
       await expect(page.getByRole('button', { name: 'Hide chat' }).count()).resolves.toBe(1)
@@ -103,7 +108,9 @@ for (const dialect of dialects) {
     })
 
     test('the visitor writes; the chatbot answers under its name', async () => {
-      await say('Where is my parcel?')
+      // Sent with Enter, from the message box.
+      await page.keyboard.insertText('Where is my parcel?')
+      await page.keyboard.press('Enter')
       const echo = bubbles().filter({ hasText: 'You said: Where is my parcel?' })
       await echo.waitFor(WAIT)
       await expect(echo.locator('.who').textContent()).resolves.toBe('Echo')
