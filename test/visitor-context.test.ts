@@ -83,9 +83,13 @@ describeEachDatabase('who agents are talking to', (dialect) => {
         senderName: 'Vera Visitor',
       },
     })
-    // Taken: Parley's note is the last message; then the agent's reply, under the agent's name.
+    // Taken: Parley's note of it is not what the row shows (it reads alike in every row), the
+    // visitor's message still is; then the agent's reply, under the agent's name.
     expect((await agent.call('/case/take', { id: opened.caseID })).status).toBe(200)
-    expect((await row('assigned')).lastMessage).toMatchObject({ senderRole: 'system', senderName: 'Parley' })
+    expect((await row('assigned')).lastMessage).toMatchObject({
+      preview: 'My parcel never came',
+      senderRole: 'visitor',
+    })
     server.clock.advance(1000)
     const long = `Sorry to hear that. ${'We are looking into it. '.repeat(10)}`
     const sent = await agent.call('/case/send_message', {
@@ -115,6 +119,10 @@ describeEachDatabase('who agents are talking to', (dialect) => {
       preview: 'receipt.pdf',
       senderRole: 'visitor',
     })
+    // Closed, the row still shows the last thing said, not Parley's "closed by" note.
+    server.clock.advance(1000)
+    expect((await agent.call('/case/close', { id: opened.caseID })).status).toBe(200)
+    expect((await row('closed')).lastMessage).toMatchObject({ preview: 'receipt.pdf', senderRole: 'visitor' })
   })
 
   test("case/update to agents carries the visitor and the last message; the visitor's stays a plain case", async () => {
@@ -132,7 +140,7 @@ describeEachDatabase('who agents are talking to', (dialect) => {
         caseID: opened.caseID,
         status: 'assigned',
         visitor: { fullName: 'Wes Visitor' },
-        lastMessage: { senderRole: 'system', senderName: 'Parley' },
+        lastMessage: { senderRole: 'visitor', preview: 'Hello?' },
       })
       const [toVisitor] = await visitorSocket.waitFor('case/update')
       expect(toVisitor.data).toMatchObject({ caseID: opened.caseID, status: 'assigned' })

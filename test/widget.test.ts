@@ -1,8 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { CLOSED_CASE_SHOWN_MS } from '../packages/widget/src/closed-case.js'
 import { signInAgent } from './support/agents.js'
 import { startServer, stopServer, type TestServer } from './support/app.js'
+import { expectNoAxeViolations } from './support/axe.js'
 import { hasChromium, LAPTOP, launchBrowser, PHONE, screenshot } from './support/browser.js'
 import { createOrganization } from './support/clients.js'
 import { dialects } from './support/databases.js'
@@ -31,9 +33,19 @@ for (const dialect of dialects) {
     const flow = { caseID: '' }
     /** The page's console: a Content-Security-Policy violation would show here. */
     const consoleLines: string[] = []
-    const shot = (target: Page, name: string) => screenshot(target, `widget-${dialect}`, name)
+    /** Every state shown in a screenshot is checked by axe too. */
+    const shot = async (target: Page, name: string) => {
+      await expectNoAxeViolations(target, `widget: ${name}`)
+      return screenshot(target, `widget-${dialect}`, name)
+    }
     const widget = () => page.locator('parley-widget')
     const bubbles = () => widget().locator('.msg')
+    /** The name of what has the keyboard focus in the widget (null: nothing there). */
+    const focused = (target: Page = page) =>
+      target.evaluate(`(() => {
+        const active = document.querySelector('parley-widget').shadowRoot.activeElement
+        return active && (active.getAttribute('aria-label') || active.textContent)
+      })()`)
     const say = async (text: string) => {
       await page.getByRole('textbox', { name: 'Message' }).fill(text)
       await page.getByRole('button', { name: 'Send' }).click()
@@ -77,15 +89,28 @@ for (const dialect of dialects) {
       await page.goto(shopURL)
       await page.getByLabel('Name').fill('Grace Hopper')
       await page.getByRole('button', { name: /Log in/i }).click()
-      await page.getByRole('button', { name: 'Open chat' }).click()
+      await page.getByRole('button', { name: 'Open chat' }).waitFor(WAIT)
+      await expectNoAxeViolations(page, 'widget: closed, the launcher')
+      // With the keyboard: Enter opens it into the message box, Escape closes it back to the launcher.
+      await page.getByRole('button', { name: 'Open chat' }).press('Enter')
       await page.getByRole('textbox', { name: 'Message' }).waitFor(WAIT)
+      await expect.poll(() => focused(), WAIT).toBe('Message')
+      await page.keyboard.press('Escape')
+      await expect.poll(() => focused(), WAIT).toBe('Open chat')
+      await page.keyboard.press('Enter')
+      await expect.poll(() => focused(), WAIT).toBe('Message')
+      // Both hide the panel, each under a name of its own: the launcher, and the panel's ×.
+      await expect(page.getByRole('button', { name: 'Hide chat' }).count()).resolves.toBe(1)
+      await expect(page.getByRole('button', { name: 'Close chat' }).count()).resolves.toBe(1)
       // One global, the entry point.
       expect(await page.evaluate('typeof window.ParleyWidget.mount')).toBe('function')
       await shot(page, 'open')
     })
 
     test('the visitor writes; the chatbot answers under its name', async () => {
-      await say('Where is my parcel?')
+      // Sent with Enter, from the message box.
+      await page.keyboard.insertText('Where is my parcel?')
+      await page.keyboard.press('Enter')
       const echo = bubbles().filter({ hasText: 'You said: Where is my parcel?' })
       await echo.waitFor(WAIT)
       await expect(echo.locator('.who').textContent()).resolves.toBe('Echo')
@@ -99,8 +124,10 @@ for (const dialect of dialects) {
       await say('menu')
       const talk = widget().getByRole('button', { name: 'Talk to agent' })
       await talk.waitFor(WAIT)
-      await widget().getByRole('button', { name: 'Say hi' }).click()
+      // Chosen with the keyboard: the choices close, and the focus goes on to the message box.
+      await widget().getByRole('button', { name: 'Say hi' }).press('Enter')
       await bubbles().filter({ hasText: 'Hi there!' }).waitFor(WAIT)
+      await expect.poll(() => focused(), WAIT).toBe('Message')
       await shot(page, 'quick-replies')
     })
 
@@ -286,17 +313,36 @@ for (const dialect of dialects) {
       await expect(bubbles().filter({ hasText: 'while offline' }).count()).resolves.toBe(2)
     })
 
-    test('the agent closes; the widget asks for a rating, and the agent API shows it', async () => {
+    test('the agent closes; the widget asks for a rating, also after a reload, and the agent API shows it', async () => {
+      // The visitor is in the message box as the case closes live: the focus goes to the notice.
+      await page.getByRole('textbox', { name: 'Message' }).focus()
       await agent.call('/case/close', { id: flow.caseID })
       await widget().getByText('This conversation is closed.').waitFor(WAIT)
-      await page.getByRole('button', { name: '4 of 5' }).click()
+      await expect.poll(() => focused(), WAIT).toBe('This conversation is closed.')
+      // The conversation's last message is still in sight above the rating form.
+      await expectInSight(bubbles().last())
+      await shot(page, 'closed')
+
+      // A reload keeps the closed case: its conversation, and the rating it still asks for.
+      await page.reload()
+      await widget().getByText('This conversation is closed.').waitFor(WAIT)
+      await bubbles().filter({ hasText: 'Hi, Ada here. It ships today.' }).waitFor(WAIT)
+      await expect.poll(() => focused(), WAIT).toBe('This conversation is closed.')
+
+      // Rated with the keyboard: the star's name says what it rates.
+      await page.getByRole('button', { name: 'Rate this conversation 4 of 5' }).press('Enter')
       await page.getByRole('textbox', { name: /Anything to add/ }).fill('Quick and kind')
-      await page.getByRole('button', { name: 'Send rating' }).click()
+      await page.getByRole('button', { name: 'Send rating' }).press('Enter')
       await widget().getByText('Thank you for your rating.').waitFor(WAIT)
+      await expect.poll(() => focused(), WAIT).toBe('Thank you for your rating.')
       const { json } = await agent.call('/case/get_by_id', { id: flow.caseID })
       expect(json.data.case.rating).toMatchObject({ rating: 4, note: 'Quick and kind' })
       await shot(page, 'rated')
       await page.getByRole('button', { name: 'Start a new conversation' }).waitFor(WAIT)
+      // Rated, after a reload it still shows, thanked, without the form.
+      await page.reload()
+      await widget().getByText('Thank you for your rating.').waitFor(WAIT)
+      await expect(page.getByRole('button', { name: 'Send rating' }).count()).resolves.toBe(0)
       // The shop's strict Content-Security-Policy (no inline styles or scripts) refused nothing.
       expect(consoleLines.filter((line) => /Content Security Policy|Refused to/i.test(line))).toEqual([])
     })
@@ -317,13 +363,44 @@ for (const dialect of dialects) {
       await widget().getByText('This conversation is closed.').waitFor(WAIT)
     })
 
+    test('a day after it closed, a visit starts anew; the page in Spanish gets the Spanish widget', async () => {
+      const later = await browser.newContext({ viewport: LAPTOP })
+      const visit = await later.newPage()
+      try {
+        // The browser's clock a day and a minute on (its timers run as ever): the closed case is no
+        // longer shown.
+        await visit.clock.setFixedTime(Date.now() + CLOSED_CASE_SHOWN_MS + 60_000)
+        // The shop's page in Spanish, as a Spanish shop would serve it: <html lang="es">, set as
+        // the parser makes the element, before the widget's script runs.
+        await visit.addInitScript(`new MutationObserver((_, observer) => {
+          if (!document.documentElement) return
+          document.documentElement.lang = 'es'
+          observer.disconnect()
+        }).observe(document, { childList: true })`)
+        await visit.goto(shopURL)
+        await visit.getByLabel('Name').fill('Grace Hopper')
+        await visit.getByRole('button', { name: /Log in/i }).click()
+        await visit.getByRole('button', { name: 'Abrir chat' }).click()
+        await visit.locator('parley-widget').getByText('Pregúntanos lo que quieras').waitFor(WAIT)
+        await expect(
+          visit.locator('parley-widget').getByText('Esta conversación está cerrada.').count(),
+        ).resolves.toBe(0)
+        await visit.getByRole('textbox', { name: 'Mensaje' }).waitFor(WAIT)
+        await expect(visit.getByRole('button', { name: 'Ocultar chat' }).count()).resolves.toBe(1)
+        await expectNoAxeViolations(visit, 'widget: in Spanish')
+      } finally {
+        await later.close()
+      }
+    })
+
     test('a phone-sized window works, down to 320 px', async () => {
       // The narrowest phones still in use: the panel fills the screen, nothing is cut off.
       const narrow = { width: 320, height: PHONE.height }
       const phone = await browser.newContext({ viewport: narrow })
       const small = await phone.newPage()
       await small.goto(shopURL)
-      await small.getByLabel('Name').fill('Grace Hopper')
+      // Another shopper: Grace's closed case would show (a reload keeps it for a day).
+      await small.getByLabel('Name').fill('Ada Lovelace')
       await small.getByRole('button', { name: /Log in/i }).click()
       await small.getByRole('button', { name: 'Open chat' }).click()
       const box = await small.getByRole('dialog').boundingBox()
@@ -335,4 +412,11 @@ for (const dialect of dialects) {
       await phone.close()
     })
   })
+}
+
+/** The element is within the widget's conversation as it is scrolled now, not scrolled away. */
+async function expectInSight(element: ReturnType<Page['locator']>) {
+  const box = await element.boundingBox()
+  const log = await element.page().locator('parley-widget .log').boundingBox()
+  expect(box && log && box.y >= log.y && box.y + box.height <= log.y + log.height + 1).toBe(true)
 }

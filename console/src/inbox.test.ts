@@ -133,7 +133,7 @@ describe('inbox', () => {
     expect(state.moreClosed).toBe(false)
   })
 
-  test('a row keeps its visitor and shows the newest message as its last, whoever said it', () => {
+  test("a row keeps its visitor and shows the newest message someone said as its last, not Parley's notes", () => {
     const visitor = { userID: 'visitor-R', xcUserID: 'r', fullName: 'Rosa' }
     const said = (from: string, body: string, fullname: string) =>
       ({ ...message('room-R', from), body, created: tick(), user: { userID: from, fullname } }) as Message
@@ -147,10 +147,22 @@ describe('inbox', () => {
       senderRole: 'visitor',
       senderName: 'Rosa',
     })
-    // My own reply and Parley's notes are last messages too (not unread); an older one is not.
+    // My own reply is a last message too (not unread); Parley's note after it and an older one are not.
     state = run([{ type: 'message', message: said('agent:me', 'On it', 'Me'), viewer, hidden: false }], state)
     expect(state.lists.mine[0]?.lastMessage).toMatchObject({ preview: 'On it', senderRole: 'agent' })
     expect(state.unread.R).toBe(1)
+    state = run(
+      [
+        {
+          type: 'message',
+          message: { ...said('system', 'The case was closed', 'Parley'), type: 9001 },
+          viewer,
+          hidden: false,
+        },
+      ],
+      state,
+    )
+    expect(state.lists.mine[0]?.lastMessage?.preview).toBe('On it')
     state = run(
       [{ type: 'message', message: { ...first, messageID: 'old', created: 1 }, viewer, hidden: false }],
       state,

@@ -180,14 +180,18 @@ export function reduce(state: State, action: Action): State {
   }
 }
 
-/** The rows of the message's case show it as their last message (unless they know a newer one). */
+/**
+ * The rows of the message's case show it as their last message (unless they know a newer one). A
+ * note of Parley's (taken, closed) is shown only by a row that has nothing else: as the server's
+ * rows do, a row shows what someone said.
+ */
 function withLastMessage(state: State, message: Message): State {
   const last = lastMessageOf(message)
+  const shows = (row: CaseRow) =>
+    last.senderRole === 'system' ? !row.lastMessage : newer(row.lastMessage, last) === last
   const update = (rows: CaseRow[]) =>
-    rows.some((row) => row.roomID === message.roomID && newer(row.lastMessage, last) === last)
-      ? rows.map((row) =>
-          row.roomID === message.roomID ? { ...row, lastMessage: newer(row.lastMessage, last) } : row,
-        )
+    rows.some((row) => row.roomID === message.roomID && shows(row))
+      ? rows.map((row) => (row.roomID === message.roomID && shows(row) ? { ...row, lastMessage: last } : row))
       : rows
   const lists = {
     queue: update(state.lists.queue),

@@ -29,7 +29,9 @@ export const agentCaseShape = shapeOf<AgentCase>()(
         created: z.number().int(),
       })
       .nullable()
-      .describe('The newest message of the case: who said it, what, when.'),
+      .describe(
+        'The newest message said in the case (Parley’s own notes only while nothing else was said): who said it, what, when.',
+      ),
   }),
 )
 

@@ -46,7 +46,7 @@ export function Mentions() {
       <button
         type="button"
         className="nav-link mentions-button"
-        aria-label="Mentions"
+        // Named by what it shows, "Mentions 2" (and what the number counts, " unread").
         aria-expanded={open}
         onClick={() => setOpen(!open)}
       >
@@ -57,6 +57,7 @@ export function Mentions() {
         {unread > 0 && (
           <span className="count" data-testid="mentions-unread" title={`${unread} unread`}>
             {unread}
+            <span className="visually-hidden"> unread</span>
           </span>
         )}
       </button>

@@ -55,7 +55,8 @@ export function SearchBar({ search }: { search: Search }) {
       // The tags in use change as agents tag cases: read them again when the list is opened.
       onFocus={key === 'tag' ? () => void tags.reload() : undefined}
     >
-      <option value="">{label}: any</option>
+      {/* Just the filter's name while it is not set: four fit on a row of the narrow pane. */}
+      <option value="">{label}</option>
       {options.map(([value, name]) => (
         <option key={value} value={value}>
           {name}
@@ -65,13 +66,27 @@ export function SearchBar({ search }: { search: Search }) {
   )
   return (
     <form className="case-search" onSubmit={submit}>
-      <input
-        type="search"
-        aria-label="Search cases"
-        placeholder="Search cases: words, visitor, e-mail, case ID"
-        value={words}
-        onChange={(e) => setWords(e.target.value)}
-      />
+      <div className="case-search-top">
+        <input
+          type="search"
+          aria-label="Search cases"
+          placeholder="Words, visitor, e-mail, case ID"
+          value={words}
+          onChange={(e) => setWords(e.target.value)}
+        />
+        {search.active && (
+          <button
+            type="button"
+            className="btn ghost"
+            onClick={() => {
+              setWords('')
+              search.clear()
+            }}
+          >
+            Clear
+          </button>
+        )}
+      </div>
       <div className="case-search-filters">
         {select(
           'status',
@@ -93,31 +108,26 @@ export function SearchBar({ search }: { search: Search }) {
           'Tag',
           (tags.data?.tags ?? []).map(({ tag, cases }) => [tag, `${tag} (${cases})`]),
         )}
-        <input
-          type="date"
-          aria-label="Created from"
-          value={search.value('from')}
-          onChange={(e) => search.change('from', e.target.value)}
-        />
-        <input
-          type="date"
-          aria-label="Created to"
-          value={search.value('to')}
-          onChange={(e) => search.change('to', e.target.value)}
-        />
-        {search.active && (
-          <button
-            type="button"
-            className="btn ghost"
-            onClick={() => {
-              setWords('')
-              search.clear()
-            }}
-          >
-            Clear
-          </button>
-        )}
       </div>
+      <fieldset className="case-search-dates">
+        <legend className="visually-hidden">Created</legend>
+        <label>
+          From
+          <input
+            type="date"
+            value={search.value('from')}
+            onChange={(e) => search.change('from', e.target.value)}
+          />
+        </label>
+        <label>
+          to
+          <input
+            type="date"
+            value={search.value('to')}
+            onChange={(e) => search.change('to', e.target.value)}
+          />
+        </label>
+      </fieldset>
     </form>
   )
 }

@@ -3,28 +3,21 @@ import { Link, useLocation } from 'wouter'
 import { call } from '../api'
 import { EmptyState, ErrorNote } from '../components/ui'
 import { merged, useCaseConversation, useTypingNotices } from '../conversation'
-import { duration, fullTime, when } from '../format'
-import { useAction, useLoad, useNow } from '../hooks'
+import { useAction, useLoad } from '../hooks'
 import { tabOf, useInbox } from '../inbox'
 import { useShortcut } from '../keyboard'
 import type { Case, LiveEvent, Message } from '../types'
-import { useLiveEvents, useNames, useWorkspace } from '../workspace'
+import { useLiveEvents, useWorkspace } from '../workspace'
 import { AttachButton } from './AttachButton'
 import { useCannedPicker } from './CannedPicker'
+import { CaseHeader } from './CaseHeader'
 import { useCaseNotes } from './CaseNotes'
-import { ReopenButton, TagEditor } from './CaseTags'
+import { ReopenButton } from './CaseTags'
 import { ReplyTabs } from './NoteComposer'
 import { Transcript } from './Transcript'
 import { passOnChoices, TransferButton } from './TransferDialog'
 import { VisitorPanel } from './VisitorPanel'
 import { VisitorRating } from './VisitorRating'
-
-const STATUS_LABEL: Record<Case['status'], string> = {
-  bot: 'With the chatbot',
-  queued: 'Waiting for an agent',
-  assigned: 'Assigned',
-  closed: 'Closed',
-}
 
 /** One case: who and what, the chatbot's summary, the conversation, and what the agent can do. */
 export function CaseView({ caseID, backTo }: { caseID: string; backTo: string }) {
@@ -62,6 +55,13 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
   const shown = useMemo(() => messages.filter((message) => message.roomID === roomID), [messages, roomID])
   const { mine, visitorTyping } = useCaseConversation(caseID, item, me.agentAccountID, shown)
   const [, navigate] = useLocation()
+  // A change that removes the focused control (Take case, Transfer, Close case) leaves the focus on
+  // <body>: it goes on to what comes next, the reply box, Take case, or the closed case's notice.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on a change of the case's state
+  useEffect(() => {
+    if (document.activeElement && document.activeElement !== document.body) return
+    document.querySelector<HTMLElement>('.case-view [data-focus-next]')?.focus()
+  }, [item?.status, mine])
   // After taking a case the reply box has the focus: answering is what comes next.
   const [focusReply, setFocusReply] = useState(false)
   /** After this agent's own change: the answer is the new state, and the list follows the case. */
@@ -128,35 +128,6 @@ function HandoverSummary({ text }: { text: string }) {
   )
 }
 
-function CaseHeader(props: { item: Case; visitor: string; backTo: string; onChanged: (item: Case) => void }) {
-  const { item, visitor, backTo } = props
-  const names = useNames()
-  const now = useNow()
-  return (
-    <header className="case-header">
-      <Link href={backTo} className="btn ghost small back" aria-label="Back to cases">
-        ←
-      </Link>
-      <div className="case-title">
-        <h2>{visitor}</h2>
-        <p className="muted">
-          <span className="chip">{names.topic(item.topicID)}</span> · opened {when(item.created, now)} ·{' '}
-          <span title={fullTime(item.updated)}>
-            {STATUS_LABEL[item.status]}
-            {item.status === 'assigned' && ` to ${names.agent(item.agentAccountID)}`}
-            {item.status === 'queued' && ` for ${duration(item.updated, now)}`}
-            {item.status === 'closed' && item.closedBy && ` by the ${item.closedBy}`}
-          </span>
-        </p>
-        <TagEditor item={item} onChanged={props.onChanged} />
-      </div>
-      <span className={`status status-${item.status}`} data-testid="case-status">
-        {item.status}
-      </span>
-    </header>
-  )
-}
-
 /**
  * What an agent can do with a case that is not theirs: take it from the queue, move a waiting case
  * of their topics to another topic, or (admins) assign and reassign.
@@ -173,7 +144,10 @@ function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) 
   if (item.status === 'closed') {
     return (
       <footer className="case-footer muted">
-        This case is closed. <ReopenButton item={item} onChanged={onChanged} />
+        <span tabIndex={-1} data-focus-next>
+          This case is closed.
+        </span>{' '}
+        <ReopenButton item={item} onChanged={onChanged} />
         <VisitorRating rating={item.rating} />
       </footer>
     )
@@ -185,7 +159,7 @@ function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) 
       <ErrorNote error={error} />
       <div className="actions">
         {item.status === 'queued' && (
-          <button type="button" className="btn primary" onClick={take} disabled={pending}>
+          <button type="button" className="btn primary" onClick={take} disabled={pending} data-focus-next>
             Take case <kbd>t</kbd>
           </button>
         )}
@@ -222,10 +196,11 @@ function Composer({
   const closing = useAction()
   const field = useRef<HTMLTextAreaElement>(null)
   useShortcut('r', () => field.current?.focus())
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only as the box appears
+  // Also when the box came first: the case's update over the socket can arrive before the answer
+  // to Take case (which asks for the focus), and show the box before it is asked.
   useEffect(() => {
     if (focus) field.current?.focus()
-  }, [])
+  }, [focus])
   const typing = useTypingNotices(caseID)
   // A canned reply put in is the agent's draft: edited and sent like one typed.
   const canned = useCannedPicker(caseID, field, (value) => {
@@ -269,8 +244,9 @@ function Composer({
         {canned.picker}
         <textarea
           ref={field}
+          data-focus-next
           aria-label="Reply"
-          placeholder="Write a reply… (Enter sends, Shift+Enter for a new line, / for canned replies)"
+          placeholder="Write a reply… (/ for canned replies, Shift+Enter for a new line)"
           rows={2}
           value={text}
           onChange={(event) => {

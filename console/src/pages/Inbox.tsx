@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Link, useLocation, useSearchParams } from 'wouter'
 import { EmptyState, ErrorNote } from '../components/ui'
 import { duration, waitLevel, when } from '../format'
@@ -36,6 +36,8 @@ export function Inbox({ caseID }: { caseID?: string }) {
     (inbox.lists.queue.length > 0 || inbox.lists.mine.length === 0 ? 'queue' : 'mine')
   const cases = inbox.lists[tab]
   const { open } = inbox
+  /** The case last opened with j or k. */
+  const [keyed, setKeyed] = useState('')
   useEffect(() => {
     open(caseID ?? '')
     return () => open('')
@@ -51,6 +53,7 @@ export function Inbox({ caseID }: { caseID?: string }) {
         const next = cases[Math.min(cases.length - 1, Math.max(0, index + step))]
         if (next) {
           event.preventDefault()
+          setKeyed(next.caseID)
           navigate(`/cases/${next.caseID}?tab=${tab}`, { replace: true })
         }
       }
@@ -63,6 +66,7 @@ export function Inbox({ caseID }: { caseID?: string }) {
 
   return (
     <div className={`inbox${caseID ? ' has-case' : ''}`}>
+      <h1 className="visually-hidden">Inbox</h1>
       <section className={`case-list-pane${found.active ? ' searching' : ''}`} aria-label="Cases">
         <SearchBar search={found} />
         {found.active && <SearchResults search={found} caseID={caseID} />}
@@ -93,6 +97,7 @@ export function Inbox({ caseID }: { caseID?: string }) {
                 item={item}
                 tab={tab}
                 selected={item.caseID === caseID}
+                focused={item.caseID === caseID && item.caseID === keyed}
                 unread={inbox.unread[item.caseID] ?? 0}
               />
             ))}
@@ -125,11 +130,14 @@ function CaseRow({
   item,
   tab,
   selected,
+  focused,
   unread,
 }: {
   item: Row
   tab: Tab
   selected: boolean
+  /** Opened with j or k: the focus moves with the selection (a screen reader reads the row). */
+  focused: boolean
   unread: number
 }) {
   const now = useNow()
@@ -140,6 +148,9 @@ function CaseRow({
   useEffect(() => {
     if (selected) ref.current?.scrollIntoView({ block: 'nearest' })
   }, [selected])
+  useEffect(() => {
+    if (focused) ref.current?.focus()
+  }, [focused])
   const since = tab === 'closed' ? (item.closedTime ?? item.updated) : item.updated
   return (
     <li>

@@ -19,12 +19,12 @@ export function Login({ onSignedIn }: { onSignedIn: (session: Session) => void }
   return (
     <main className="login">
       <form className="card login-card" onSubmit={submit}>
-        <div className="brand big">
+        <h1 className="brand big">
           <span className="brand-mark" aria-hidden="true">
             P
           </span>
           Parley
-        </div>
+        </h1>
         <p className="muted">Sign in to answer your customers.</p>
         <label>
           E-mail

@@ -5,11 +5,12 @@ import { useLoad } from '../hooks'
 import {
   browserTimeZone,
   type Grouping,
+  inUnit,
   lastDays,
-  minutes,
   type Report,
   rowName,
   span,
+  timeUnit,
 } from '../reports/figures'
 import { ReportChart } from '../reports/ReportChart'
 import { useWorkspace } from '../workspace'
@@ -40,7 +41,7 @@ export function ReportsPage() {
     <div className="page reports">
       <PageHeader
         title="Reports"
-        subtitle={`${me.role === 'admin' ? "Your organization's cases" : 'Your cases'}, by local day in ${timeZone}.`}
+        subtitle={`${me.role === 'admin' ? "Your organization's cases" : 'Your cases'}; days run midnight to midnight in the ${timeZone} time zone.`}
       />
       <form className="report-controls" onSubmit={(event) => event.preventDefault()}>
         <label>
@@ -94,16 +95,31 @@ function ReportView({ report }: { report: Report }) {
     ],
     [rows],
   )
+  // Times in the unit that reads best for them (10 s is not "0.2 minutes"); tooltips say each exactly.
+  const unit = useMemo(
+    () => timeUnit(rows.flatMap((r) => [r.firstResponseMedian, r.resolutionMedian])),
+    [rows],
+  )
   const times = useMemo(
     () => [
       {
         label: 'Median first response',
-        values: rows.map((r) => minutes(r.firstResponseMedian)),
-        color: '#8a5cd6',
+        values: inUnit(
+          rows.map((r) => r.firstResponseMedian),
+          unit,
+        ),
+        color: '#7048c8',
       },
-      { label: 'Median resolution', values: rows.map((r) => minutes(r.resolutionMedian)), color: '#d6545c' },
+      {
+        label: 'Median resolution',
+        values: inUnit(
+          rows.map((r) => r.resolutionMedian),
+          unit,
+        ),
+        color: '#c2303a',
+      },
     ],
-    [rows],
+    [rows, unit],
   )
   const kind = by === 'day' ? 'line' : 'bar'
   return (
@@ -129,7 +145,13 @@ function ReportView({ report }: { report: Report }) {
           <div className="report-charts">
             <section>
               <h2>Cases</h2>
-              <ReportChart kind={kind} labels={labels} series={volume} label={`Cases by ${by}`} />
+              <ReportChart
+                kind={kind}
+                labels={labels}
+                series={volume}
+                unit="cases"
+                label={`Cases by ${by}`}
+              />
             </section>
             <section>
               <h2>Median times</h2>
@@ -137,8 +159,8 @@ function ReportView({ report }: { report: Report }) {
                 kind={kind}
                 labels={labels}
                 series={times}
-                unit="minutes"
-                label={`Median first response and resolution times by ${by}, in minutes`}
+                unit={unit.name}
+                label={`Median first response and resolution times by ${by}, in ${unit.name}`}
               />
             </section>
           </div>
@@ -180,7 +202,10 @@ function ReportTable({ report, labels }: { report: Report; labels: string[] }) {
               </th>
             ))}
             <th scope="col" className="number">
-              Ratings (average)
+              Ratings
+            </th>
+            <th scope="col" className="number">
+              Average rating
             </th>
           </tr>
         </thead>
@@ -194,10 +219,9 @@ function ReportTable({ report, labels }: { report: Report; labels: string[] }) {
               <td className="number">{span(row.firstResponseMedian)}</td>
               <td className="number">{row.closed}</td>
               <td className="number">{span(row.resolutionMedian)}</td>
-              <td className="number">
-                {row.ratings}
-                {row.ratingAverage !== null && ` (${row.ratingAverage.toFixed(1)})`}
-              </td>
+              <td className="number">{row.ratings}</td>
+              {/* No rating has no average: a dash, not 0. */}
+              <td className="number">{row.ratingAverage === null ? '–' : row.ratingAverage.toFixed(1)}</td>
             </tr>
           ))}
         </tbody>

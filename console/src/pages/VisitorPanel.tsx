@@ -1,6 +1,7 @@
 import { Link } from 'wouter'
 import { call } from '../api'
 import { ErrorNote } from '../components/ui'
+import { deviceName } from '../device'
 import { fullTime, when } from '../format'
 import { useLoad, useNow } from '../hooks'
 import { tabOf } from '../inbox'
@@ -41,7 +42,12 @@ function Profile({ visitor, cases, caseID }: VisitorProfile & { caseID: string }
     ['Username', visitor.username],
     ['Role', visitor.userRoleCode],
     ['Platform', visitor.device?.platform ?? ''],
-    ['Device', visitor.device?.deviceID ?? '', visitor.device?.userAgent],
+    // The device as people name it; the app's own device ID and the whole user agent on hover.
+    [
+      'Device',
+      deviceName(visitor.device?.userAgent ?? '') || (visitor.device?.deviceID ?? ''),
+      visitor.device ? `${visitor.device.userAgent} · device ID ${visitor.device.deviceID}` : undefined,
+    ],
     ['Visitor since', fullTime(visitor.created)],
   ]
   return (

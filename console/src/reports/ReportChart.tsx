@@ -28,6 +28,8 @@ Chart.register(
   Tooltip,
 )
 
+const POINT_STYLES = ['rectRot', 'circle', 'triangle'] as const
+
 export interface Series {
   label: string
   values: (number | null)[]
@@ -57,12 +59,17 @@ export function ReportChart({
       type: kind,
       data: {
         labels,
-        datasets: series.map((s) => ({
+        // Each series its own hollow point shape, larger than the one before: where two lines run
+        // together (equal values), every series still shows.
+        datasets: series.map((s, index) => ({
           label: s.label,
           data: s.values,
           backgroundColor: s.color,
           borderColor: s.color,
-          pointRadius: labels.length > 60 ? 0 : 2,
+          pointStyle: POINT_STYLES[index % POINT_STYLES.length],
+          pointRadius: labels.length > 60 ? 0 : 2 + 1.5 * index,
+          pointBackgroundColor: '#fff',
+          borderWidth: 2,
           spanGaps: true,
         })),
       },
@@ -72,8 +79,13 @@ export function ReportChart({
         animation: false,
         interaction: { mode: 'index', intersect: false },
         scales: {
-          y: { beginAtZero: true, ...(unit ? { title: { display: true, text: unit } } : {}) },
-          x: { ticks: { autoSkip: true, maxRotation: 0 } },
+          y: {
+            beginAtZero: true,
+            ticks: { precision: unit === 'cases' ? 0 : 1 },
+            ...(unit ? { title: { display: true, text: unit } } : {}),
+          },
+          // Room on both sides: the first and last points are not cut in half at the edges.
+          x: { offset: true, ticks: { autoSkip: true, maxRotation: 0 } },
         },
         plugins: { legend: { position: 'bottom' } },
       },

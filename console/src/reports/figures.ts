@@ -17,8 +17,17 @@ export function span(ms: number | null): string {
   return `${Math.floor(hours / 24)} d${hours % 24 ? ` ${hours % 24} h` : ''}`
 }
 
-/** Minutes (one decimal) for a chart; null stays a gap. */
-export const minutes = (ms: number | null) => (ms === null ? null : Math.round(ms / 6000) / 10)
+/** The unit a chart of these times reads best in: seconds under 2 minutes, minutes under 2 hours. */
+export function timeUnit(values: (number | null)[]): { name: 'seconds' | 'minutes' | 'hours'; ms: number } {
+  const longest = Math.max(0, ...values.map((value) => value ?? 0))
+  if (longest < 2 * MINUTE) return { name: 'seconds', ms: 1000 }
+  if (longest < 120 * MINUTE) return { name: 'minutes', ms: MINUTE }
+  return { name: 'hours', ms: 60 * MINUTE }
+}
+
+/** Times in `unit` (one decimal) for a chart; null (no case to measure) stays a gap. */
+export const inUnit = (values: (number | null)[], unit: { ms: number }) =>
+  values.map((ms) => (ms === null ? null : Math.round((ms * 10) / unit.ms) / 10))
 
 /** 'YYYY-MM-DD' of a local date. */
 export function isoDate(date: Date): string {

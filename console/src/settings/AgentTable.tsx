@@ -56,12 +56,13 @@ export function AgentTable({
             </td>
             <td className="hide-narrow">{agent.maxConcurrentCases}</td>
             <td className="hide-narrow">{agent.status}</td>
+            {/* Each button named with its agent: "Edit" alone is the same in every row. */}
             <td className="cell-actions">
               <button
                 type="button"
                 className="btn small"
                 onClick={() => onEdit(agent)}
-                title={`Edit ${agent.fullName}`}
+                aria-label={`Edit ${agent.fullName}`}
               >
                 Edit
               </button>
@@ -69,7 +70,7 @@ export function AgentTable({
                 type="button"
                 className="btn small"
                 onClick={() => onAccess(agent, 'password')}
-                title={`Password of ${agent.fullName}`}
+                aria-label={`Password… for ${agent.fullName}`}
               >
                 Password…
               </button>
@@ -78,7 +79,7 @@ export function AgentTable({
                   type="button"
                   className="btn small danger"
                   onClick={() => onAccess(agent, 'deactivate')}
-                  title={`Deactivate ${agent.fullName}`}
+                  aria-label={`Deactivate ${agent.fullName}`}
                 >
                   Deactivate
                 </button>
@@ -87,7 +88,7 @@ export function AgentTable({
                   type="button"
                   className="btn small"
                   onClick={() => onReactivate(agent)}
-                  title={`Reactivate ${agent.fullName}`}
+                  aria-label={`Reactivate ${agent.fullName}`}
                 >
                   Reactivate
                 </button>

@@ -157,6 +157,7 @@ function MaxCasesInput({ value, onChange }: { value: string; onChange: (value: s
     <label>
       Max concurrent cases
       <input
+        className="narrow-number"
         required
         type="number"
         inputMode="numeric"

@@ -69,7 +69,9 @@ export function CannedRepliesPage() {
               <th>Title</th>
               <th className="hide-narrow">Text</th>
               <th className="hide-narrow">Changed</th>
-              <th />
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>

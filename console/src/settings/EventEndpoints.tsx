@@ -188,7 +188,9 @@ function Deliveries({ endpointID }: { endpointID: string }) {
               <th>Attempts</th>
               <th className="hide-narrow">Last error</th>
               <th className="hide-narrow">Recorded</th>
-              <th />
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>

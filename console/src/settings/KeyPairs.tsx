@@ -100,6 +100,7 @@ export function KeyPairsPage({ kind }: { kind: KeyKind }) {
                       className="btn small danger"
                       disabled={revoking.pending}
                       onClick={() => revoke(key.id)}
+                      aria-label={`Revoke ${key.id}`}
                     >
                       Revoke
                     </button>

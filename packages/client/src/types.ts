@@ -113,6 +113,8 @@ export interface Case {
   closedTime: number | null
   closedBy: 'user' | 'agent' | 'chatbot' | 'system' | ''
   isClosed: boolean
+  /** The visitor's rating of the closed case; null until rated. */
+  rating?: { rating: number; note: string; rated: number } | null
 }
 
 export interface Topic {

@@ -6,6 +6,8 @@ import {
   type QuickReply,
 } from '../../client/src/index.js'
 import { attachmentOf } from './attachment.js'
+import { CLOSED_CASE_SHOWN_MS } from './closed-case.js'
+import { remember, remembered } from './left-case.js'
 import type { Texts } from './texts.js'
 import type { Shown, View } from './view.js'
 
@@ -110,8 +112,15 @@ export class Conversation {
         this.view.setTyping(typing ? this.texts.typing(user.fullname || '…') : '')
     })
     await client.start()
-    const open = (await client.cases.list()).find((c) => c.status !== 'closed')
-    if (open) this.follow(open)
+    const cases = await client.cases.list()
+    const open = cases.find((c) => c.status !== 'closed')
+    const left = remembered()
+    const [recent] = cases
+      .filter((c) => c.status === 'closed' && c.caseID !== left)
+      .filter((c) => Date.now() - (c.closedTime ?? 0) < CLOSED_CASE_SHOWN_MS)
+      .sort((a, b) => (b.closedTime ?? 0) - (a.closedTime ?? 0))
+    const shown = open ?? recent
+    if (shown) this.follow(shown)
     else this.view.clear(this.texts.empty)
   }
 
@@ -249,9 +258,11 @@ export class Conversation {
     const caseID = this.current?.caseID as string
     this.view.setTyping('')
     this.view.showClosed({
+      rated: Boolean(this.current?.rating),
       rate: (rating, note) => client.cases.rate(caseID, { rating, ...(note ? { note } : {}) }).then(() => {}),
       restart: () => {
         this.left = caseID
+        remember(caseID)
         this.current = undefined
         this.view.showComposer()
         this.view.clear(this.texts.empty)

@@ -10,7 +10,7 @@ export interface MountOptions {
   title?: string
   color?: string
   position?: 'right' | 'left'
-  /** `en` (default) or `id`. */
+  /** `en`, `es` or `id` (default: the page's `lang`, else English). */
   language?: string
   /** Replaces any of the fixed texts. */
   texts?: Partial<Texts>
@@ -45,11 +45,11 @@ function wasOpen(): boolean {
 
 /** Puts the launcher on the page; the conversation starts when the visitor opens it. */
 export function mount(options: MountOptions): Widget {
-  const texts = textsFor(options.language, options.texts)
+  const texts = textsFor(options.language, options.texts, document.documentElement.lang)
   const host = document.createElement('parley-widget')
   ;(options.container ?? document.body).append(host)
   const view = new View(host, {
-    title: options.title ?? 'Chat with us',
+    title: options.title ?? texts.title,
     color: options.color ?? '#2a5bd7',
     position: options.position ?? 'right',
     texts,
@@ -80,7 +80,7 @@ export function mount(options: MountOptions): Widget {
     unmount: () => host.remove(),
   }
   view.launcher.addEventListener('click', () => (view.isOpen ? widget.close() : void widget.open()))
-  view.panel.querySelector('header button')?.addEventListener('click', () => remember(false))
+  view.panel.querySelector('.head button')?.addEventListener('click', () => remember(false))
   if (wasOpen()) void widget.open()
   return widget
 }

@@ -20,11 +20,11 @@ const CSS = `
 @media (max-width: 480px) {
   .panel { inset: 0; width: 100vw; max-width: 100vw; height: 100%; max-height: 100%; border-radius: 0; }
 }
-header { background: var(--parley-color); color: #fff; padding: 12px 14px; display: flex;
+.head { background: var(--parley-color); color: #fff; padding: 12px 14px; display: flex;
   align-items: center; justify-content: space-between; }
-header h2 { margin: 0; font-size: 17px; font-weight: 600; }
-header button { background: transparent; color: #fff; border: 0; font-size: 22px; cursor: pointer; width: 36px; height: 36px; }
-.log { flex: 1; overflow-y: auto; padding: 12px; display: flex; flex-direction: column; gap: 8px; background: #f6f7f9; }
+.head h2 { margin: 0; font-size: 17px; font-weight: 600; }
+.head button { background: transparent; color: #fff; border: 0; font-size: 22px; cursor: pointer; width: 36px; height: 36px; }
+.log { flex: 1; min-height: 140px; overflow-y: auto; padding: 12px; display: flex; flex-direction: column; gap: 8px; background: #f6f7f9; }
 .empty { color: #555; text-align: center; margin: auto 12px; }
 .msg { max-width: 85%; display: flex; flex-direction: column; gap: 2px; }
 .msg .who { font-size: 12px; color: #555; }
@@ -49,11 +49,21 @@ form.composer button.attach { background: transparent; color: var(--parley-color
 .bubble .image, .bubble img { display: block; max-width: 100%; height: auto; border-radius: 8px; }
 .bubble .file { display: block; color: inherit; text-decoration: underline; }
 .msg .state.failed { color: #b3261e; }
-.closed { padding: 12px; border-top: 1px solid #e3e5e8; display: flex; flex-direction: column; gap: 8px; }
+.closed { flex: none; max-height: 60%; overflow-y: auto; padding: 10px 12px; border-top: 1px solid #e3e5e8;
+  display: flex; flex-direction: column; gap: 8px; font-size: 14px; }
 .closed p { margin: 0; }
-.rating { display: flex; gap: 6px; }
-.rating button[aria-pressed="true"] { background: var(--parley-color); color: #fff; }
-.closed textarea { border: 1px solid #c9ccd1; border-radius: 10px; padding: 8px; font-size: 14px; }
+.closed .notice { font-weight: 600; }
+/* Notices take the focus only to be read from there: no ring, they are not controls. */
+.closed p[tabindex="-1"]:focus { outline: none; }
+.rate { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; }
+.rate textarea { width: 100%; border: 1px solid #c9ccd1; border-radius: 10px; padding: 8px; font-size: 14px;
+  min-height: 58px; resize: vertical; }
+.rating { display: flex; gap: 2px; }
+.closed .rating button { border: 0; background: transparent; border-radius: 6px; padding: 0 3px; font-size: 24px;
+  line-height: 1.2; color: #6b7280; }
+.closed .rating button.lit { color: var(--parley-color); }
+.closed .rating button[aria-pressed="true"] { text-decoration: underline; }
+.closed .send-rating { margin-left: auto; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `
 

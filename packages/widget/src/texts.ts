@@ -1,6 +1,17 @@
-/** The widget's few fixed texts, per language (`language` option; English when unknown). */
+import { en } from './languages/en.js'
+import { es } from './languages/es.js'
+import { id } from './languages/id.js'
+
+/**
+ * The widget's fixed texts. Each language is one catalogue in ./languages/ (a translation is one
+ * file, listed in LANGUAGES below); a text missing from `Texts` fails the type check.
+ */
 export interface Texts {
+  /** The panel's title (the `title` mount option replaces it). */
+  title: string
   open: string
+  /** The launcher's name while the panel is open (the panel's × is `close`). */
+  hide: string
   close: string
   message: string
   send: string
@@ -15,6 +26,7 @@ export interface Texts {
   sendRating: string
   thanks: string
   newConversation: string
+  /** A rating button's name: what is rated, and how much. */
   stars: (n: number) => string
   offline: string
   attach: string
@@ -24,62 +36,19 @@ export interface Texts {
   notSent: string
 }
 
-const en: Texts = {
-  open: 'Open chat',
-  close: 'Close chat',
-  message: 'Message',
-  send: 'Send',
-  you: 'You',
-  empty: 'Ask us anything. We usually answer within minutes.',
-  typing: (name) => `${name} is typing…`,
-  sending: 'Sending…',
-  read: 'Read',
-  closed: 'This conversation is closed.',
-  rate: 'How did we do?',
-  note: 'Anything to add? (optional)',
-  sendRating: 'Send rating',
-  thanks: 'Thank you for your rating.',
-  newConversation: 'Start a new conversation',
-  stars: (n) => `${n} of 5`,
-  offline: 'Offline: your messages will be sent when the connection is back.',
-  attach: 'Attach a file',
-  uploading: (percent) => `Uploading ${percent} %`,
-  tooLarge: 'Not sent: the file is too large.',
-  typeRefused: 'Not sent: files of this type are not accepted.',
-  notSent: 'Not sent.',
-}
+const LANGUAGES: Record<string, Texts> = { en, es, id }
 
-const id: Texts = {
-  open: 'Buka obrolan',
-  close: 'Tutup obrolan',
-  message: 'Pesan',
-  send: 'Kirim',
-  you: 'Anda',
-  empty: 'Tanyakan apa saja. Kami biasanya menjawab dalam beberapa menit.',
-  typing: (name) => `${name} sedang mengetik…`,
-  sending: 'Mengirim…',
-  read: 'Dibaca',
-  closed: 'Percakapan ini sudah ditutup.',
-  rate: 'Bagaimana layanan kami?',
-  note: 'Ada tambahan? (opsional)',
-  sendRating: 'Kirim penilaian',
-  thanks: 'Terima kasih atas penilaian Anda.',
-  newConversation: 'Mulai percakapan baru',
-  stars: (n) => `${n} dari 5`,
-  offline: 'Offline: pesan Anda akan dikirim saat koneksi kembali.',
-  attach: 'Lampirkan berkas',
-  uploading: (percent) => `Mengunggah ${percent} %`,
-  tooLarge: 'Tidak terkirim: berkas terlalu besar.',
-  typeRefused: 'Tidak terkirim: jenis berkas ini tidak diterima.',
-  notSent: 'Tidak terkirim.',
+/** The language's primary subtag (`es-MX` → `es`), if there is a catalogue for it. */
+function known(language: string | undefined): string | undefined {
+  const primary = language?.trim().toLowerCase().split('-')[0]
+  return primary && primary in LANGUAGES ? primary : undefined
 }
-
-const languages: Record<string, Texts> = { en, id }
 
 /**
- * The texts for a language (`en`, `id`), with overrides: the accessible names the issue fixes
- * ("Open chat", "Message", "Send") are English unless the page asks for another language.
+ * The texts for the `language` mount option, else for the page's `lang` (`<html lang="es">`), else
+ * English; `overrides` replace any of them.
  */
-export function textsFor(language = 'en', overrides: Partial<Texts> = {}): Texts {
-  return { ...(languages[language.toLowerCase().split('-')[0] ?? 'en'] ?? en), ...overrides }
+export function textsFor(language?: string, overrides: Partial<Texts> = {}, pageLanguage?: string): Texts {
+  const chosen = known(language) ?? known(pageLanguage) ?? 'en'
+  return { ...(LANGUAGES[chosen] as Texts), ...overrides }
 }

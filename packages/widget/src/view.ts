@@ -1,6 +1,7 @@
 import type { Interactive } from '../../client/src/index.js'
 import { type Attachment, attachmentElement } from './attachment.js'
 import { chatIcon, clipIcon, h } from './dom.js'
+import { ratingForm } from './rating.js'
 import { styleSheet } from './styles.js'
 import type { Texts } from './texts.js'
 
@@ -83,7 +84,8 @@ export class View {
     this.panel = h(
       'section',
       { class: `panel ${options.position}`, role: 'dialog', 'aria-label': options.title, hidden: true },
-      h('header', {}, h('h2', {}, options.title), close),
+      // Not a <header>: on the customer's page that would be a second banner landmark.
+      h('div', { class: 'head' }, h('h2', {}, options.title), close),
       this.offlineLine,
       this.log,
       this.typingLine,
@@ -116,8 +118,9 @@ export class View {
   setOpen(open: boolean): void {
     this.panel.hidden = !open
     this.launcher.setAttribute('aria-expanded', String(open))
-    this.launcher.setAttribute('aria-label', open ? this.options.texts.close : this.options.texts.open)
-    if (open) this.input.focus()
+    // The launcher and the panel's × both hide an open panel: each has a name of its own.
+    this.launcher.setAttribute('aria-label', open ? this.options.texts.hide : this.options.texts.open)
+    if (open) this.focusCurrent()
     else this.launcher.focus()
   }
 
@@ -205,8 +208,10 @@ export class View {
   private choices(interactive: Interactive): HTMLElement {
     const box = h('div', { class: 'choices' })
     const choose = (reply: { id: string; title: string; description?: string }, kind: 'button' | 'list') => {
+      // The chosen button is disabled with the others: the focus goes on to the message box.
       for (const button of box.querySelectorAll('button')) button.disabled = true
       this.onChoice(reply, kind)
+      this.focusCurrent()
     }
     if (interactive.type === 'button') {
       for (const { reply } of interactive.buttonAction.buttons) {
@@ -227,52 +232,40 @@ export class View {
     return box
   }
 
-  /** A closed case: says so, asks for a rating (1-5 and a note), offers a new conversation. */
-  showClosed(actions: { rate(rating: number, note: string): Promise<void>; restart(): void }): void {
+  /**
+   * A closed case: says so, asks for a rating (1-5 and a note) unless `rated`, offers a new
+   * conversation. The conversation keeps its room: the form is compact, and the log scrolls to
+   * its last message. Focus in the composer (gone now) moves to the notice.
+   */
+  showClosed(actions: {
+    rated: boolean
+    rate(rating: number, note: string): Promise<void>
+    restart(): void
+  }): void {
     const { texts } = this.options
+    const hadFocus = this.hasFocus()
     this.composer.hidden = true
     this.closedArea.hidden = false
-    let rating = 0
-    const stars = [1, 2, 3, 4, 5].map((n) => {
-      const star = h(
-        'button',
-        { type: 'button', 'aria-pressed': 'false', 'aria-label': texts.stars(n) },
-        '★'.repeat(n),
-      )
-      star.addEventListener('click', () => {
-        rating = n
-        for (const [i, other] of stars.entries()) other.setAttribute('aria-pressed', String(i + 1 === n))
-      })
-      return star
-    })
-    const note = h('textarea', {
-      'aria-label': texts.note,
-      placeholder: texts.note,
-      rows: '2',
-      maxlength: '1000',
-    })
-    const send = h('button', { type: 'button' }, texts.sendRating)
-    const form = h(
-      'div',
-      {},
-      h('p', { id: 'parley-rate' }, texts.rate),
-      h('div', { class: 'rating', role: 'group', 'aria-labelledby': 'parley-rate' }, ...stars),
-      note,
-      send,
-    )
-    send.addEventListener('click', async () => {
-      if (rating === 0) return stars[0]?.focus()
-      send.disabled = true
-      await actions.rate(rating, note.value).then(
-        () => form.replaceChildren(h('p', { role: 'status' }, texts.thanks)),
-        () => {
-          send.disabled = false
-        },
-      )
-    })
-    const restart = h('button', { type: 'button' }, texts.newConversation)
+    const notice = h('p', { role: 'status', tabindex: '-1', class: 'notice' }, texts.closed)
+    const thanks = () => h('p', { role: 'status', tabindex: '-1' }, texts.thanks)
+    const restart = h('button', { type: 'button', class: 'restart' }, texts.newConversation)
     restart.addEventListener('click', () => actions.restart())
-    this.closedArea.replaceChildren(h('p', { role: 'status' }, texts.closed), form, restart)
+    const form = actions.rated ? thanks() : ratingForm(texts, actions.rate, thanks)
+    this.closedArea.replaceChildren(notice, form, restart)
+    this.log.scrollTop = this.log.scrollHeight
+    if (hadFocus) notice.focus()
+  }
+
+  /** Whether the keyboard focus is in the widget's panel (or was, in a part just hidden). */
+  private hasFocus(): boolean {
+    const active = (this.panel.getRootNode() as ShadowRoot).activeElement
+    return active !== null && this.panel.contains(active)
+  }
+
+  /** Focus where the visitor goes on: the message box, or the closed case's notice. */
+  focusCurrent(): void {
+    if (this.composer.hidden) this.closedArea.querySelector<HTMLElement>('.notice')?.focus()
+    else this.input.focus()
   }
 
   /** Back to writing (a new conversation). */

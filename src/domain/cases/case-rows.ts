@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable } from '../../storage/schema.js'
-import { SYSTEM_SENDER_NAME } from '../messages/message.js'
+import { SYSTEM_SENDER_ID, SYSTEM_SENDER_NAME } from '../messages/message.js'
 import { MessageType } from '../messages/message-types.js'
 import type { Repositories } from '../repositories.js'
 import { type CaseStatus, reopenableUntil, type TaggedCase, toCase } from './case.js'
@@ -18,7 +18,10 @@ export interface CaseVisitor {
 /** Who said a case's last message: its visitor, an agent, the chatbot, or Parley itself. */
 export type SenderRole = 'visitor' | 'agent' | 'chatbot' | 'system'
 
-/** The newest message of a case, as a row of an agent's list shows it. */
+/**
+ * The newest message said in a case (Parley's own notes only when nothing else was said), as a row
+ * of an agent's list shows it.
+ */
 export interface LastMessage {
   messageID: string
   type: number
@@ -113,9 +116,9 @@ export class CaseRows {
   async describe(organizationID: string, rows: readonly CaseRow[]): Promise<AgentCase[]> {
     if (rows.length === 0) return []
     const { db } = this.deps.database
-    const { messages, users } = this.deps.repositories
+    const { users } = this.deps.repositories
     const [lastMessages, visitors, tags] = await Promise.all([
-      messages.lastMessagesOfRooms(db, [...new Set(rows.map((row) => row.room_id))]),
+      this.lastSaid([...new Set(rows.map((row) => row.room_id))]),
       users.findUsers(db, organizationID, [...new Set(rows.map((row) => row.user_id))]),
       this.tagsOf(rows),
     ])
@@ -136,6 +139,24 @@ export class CaseRows {
         lastMessage: message ? lastMessage(message, row, visitor, names) : null,
       }
     })
+  }
+
+  /**
+   * The message each room's row previews: its newest, unless that is one of Parley's notes (a
+   * handover, a take, a closing: alike in every row), then the newest someone said before it.
+   */
+  private async lastSaid(roomIDs: string[]): Promise<Selectable<MessagesTable>[]> {
+    const { db } = this.deps.database
+    const { messages } = this.deps.repositories
+    const newest = await messages.lastMessagesOfRooms(db, roomIDs)
+    const noted = newest.filter((message) => message.sender_id === SYSTEM_SENDER_ID)
+    if (noted.length === 0) return newest
+    const said = await messages.lastSaidOfRooms(
+      db,
+      noted.map((message) => message.room_id),
+    )
+    const saidIn = new Set(said.map((message) => message.room_id))
+    return [...newest.filter((message) => !saidIn.has(message.room_id)), ...said]
   }
 
   /** The names of the agents and chatbots who sent these messages, by sender ID. */

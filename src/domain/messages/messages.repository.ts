@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely'
 import { prepareQuery } from '../../storage/prepared.js'
 import type { Schema } from '../../storage/schema.js'
 import { unindexMessages } from '../search/search.repository.js'
-import { NO_QUOTE } from './message.js'
+import { NO_QUOTE, SYSTEM_SENDER_ID } from './message.js'
 
 export { type NewMessage, storeMessage } from './store-message.js'
 
@@ -96,6 +96,30 @@ export const lastMessagesOfRooms = (db: Kysely<Schema>, roomIDs: readonly string
         )
         .selectAll('m')
         .where('r.id', 'in', roomIDs)
+        .execute()
+
+/**
+ * The newest message someone said (a person or a chatbot, not Parley's own notes) in each of these
+ * rooms, in one query: what a case's row previews when its newest message is one of Parley's.
+ * Rooms of Parley's notes alone are not in the answer.
+ */
+export const lastSaidOfRooms = (db: Kysely<Schema>, roomIDs: readonly string[]) =>
+  roomIDs.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('messages as m')
+        .innerJoin(
+          (eb) =>
+            eb
+              .selectFrom('messages')
+              .select(['room_id', (e) => e.fn.max('created').as('created')])
+              .where('room_id', 'in', roomIDs)
+              .where('sender_id', '<>', SYSTEM_SENDER_ID)
+              .groupBy('room_id')
+              .as('said'),
+          (join) => join.onRef('said.room_id', '=', 'm.room_id').onRef('said.created', '=', 'm.created'),
+        )
+        .selectAll('m')
         .execute()
 
 /**
