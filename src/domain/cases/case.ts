@@ -86,8 +86,6 @@ export function mayRequeue(
   return row.status === 'queued' && agentTopics.includes(row.topic_id)
 }
 
-export const OPEN_STATUSES: CaseStatus[] = ['bot', 'queued', 'assigned']
-
 /** 10 upper-case hex characters, e.g. `FBED34A1EF`. */
 export const newCaseID = (): string => randomBytes(5).toString('hex').toUpperCase()
 
