@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { caseShape } from '../../contract/cases.js'
+import { CASE_STATUSES } from '../../domain/cases/case.js'
 import { success } from '../../http/envelope.js'
 import {
   optionalInteger,
@@ -38,7 +39,7 @@ const caseCreateRequest = params(
 const caseListRequest = params(
   {
     userID: optionalText({ max: 64, description: "Only this visitor's cases." }),
-    status: (name: string) => requiredChoice(['bot', 'queued', 'assigned', 'closed'])(name).optional(),
+    status: (name: string) => requiredChoice(CASE_STATUSES)(name).optional(),
     before: optionalText({
       max: 64,
       description: 'Paging: the caseID of the last case of the previous page.',
