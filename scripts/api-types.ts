@@ -5,9 +5,11 @@ import { join } from 'node:path'
 import openapiTS, { type OpenAPI3 } from 'openapi-typescript'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config/config.js'
+import { agentFrameShapes, userFrameShapes } from '../src/contract/frames.js'
 import { CASE_STATUSES } from '../src/domain/cases/case.js'
 import { EVENT_TYPES } from '../src/domain/events/event-types.js'
 import { migrate, openDatabase } from '../src/storage/database.js'
+import { frameTypes } from './frame-types.js'
 
 // `npm run api-types` (run by the build and by `npm test` before the console's type-check): the
 // console's API types, generated from the OpenAPI document (and its lists, from their source), so a server change that breaks the
@@ -16,6 +18,9 @@ import { migrate, openDatabase } from '../src/storage/database.js'
 
 const OUTPUT = 'console/src/openapi.generated.ts'
 const LISTS = 'console/src/lists.generated.ts'
+// The frames each client receives (src/contract/frames.ts): the console is an agent's, the SDK a user's.
+const AGENT_FRAMES = 'console/src/frames.generated.ts'
+const USER_FRAMES = 'packages/client/src/frames.generated.ts'
 // Its first line is also the reason `npm run check:sizes` asks of a file this long.
 const HEADER =
   '// Long file: generated from the OpenAPI document by `npm run api-types` (scripts/api-types.ts); ' +
@@ -71,3 +76,5 @@ writeIfChanged(
     '\n/** Every event type an event endpoint may subscribe to (src/domain/events/event-types.ts). */\n' +
     list('EVENT_TYPES', EVENT_TYPES),
 )
+writeIfChanged(AGENT_FRAMES, await frameTypes(agentFrameShapes, 'Agent'))
+writeIfChanged(USER_FRAMES, await frameTypes(userFrameShapes, 'User'))

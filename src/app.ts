@@ -191,7 +191,7 @@ export async function buildApp(options: AppOptions) {
       ...deliveryOptions,
     },
   )
-  services.outbox.listen(() => delivery.wake())
+  services.deliveryBell.listen(() => delivery.wake())
   app.decorate('delivery', delivery)
   if (autoStart) app.addHook('onReady', async () => delivery.start())
   // Files uploaded and never sent go after a day; looked for every hour.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type Repositories, repositories } from '../src/domain/repositories.js'
 import type { ClientIdentity } from '../src/domain/sessions/access-tokens.js'
 import { ManualClock } from '../src/lib/clock.js'
-import type { RealtimeEvent } from '../src/realtime/hub.js'
+import type { Frame } from '../src/realtime/hub.js'
 import { createServices, type Services } from '../src/services.js'
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
 import { testFileStorage } from './support/files.js'
@@ -15,7 +15,7 @@ describeEachDatabase('the case engine', (dialect) => {
   let testDatabase: TestDatabase
   let services: Services
   let client: ClientIdentity
-  const events: RealtimeEvent[] = []
+  const events: Frame[] = []
   /** System messages whose action is listed here fail to be stored (as a dropped connection would). */
   const failing = new Set<string>()
 

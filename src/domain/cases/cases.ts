@@ -1,10 +1,9 @@
 import type { Clock } from '../../lib/clock.js'
-import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
-import type { OutboxBell } from '../delivery/outbox-bell.js'
 import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { MessagesService } from '../messages/messages.service.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import type { Repositories } from '../repositories.js'
@@ -42,14 +41,13 @@ export interface Cases {
 export interface CasesDependencies {
   database: Database
   clock: Clock
-  hub: Hub
+  /** Where every change of a case is reported. */
+  happenings: Dispatcher
   repositories: Repositories
   rooms: RoomsService
   messages: MessagesService
   files: Files
   events: Events
-  /** Rung as a visitor's message for a bot commits (its delivery is in the outbox). */
-  outbox: OutboxBell
   topics: TopicsService
   chatbots: ChatbotsService
   organizations: OrganizationsService
