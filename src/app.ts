@@ -169,7 +169,7 @@ export async function buildApp(options: AppOptions) {
         chatbot: new ChatbotTarget({
           ...targetDeps,
           chatbots: services.chatbots,
-          cases: services.cases.chatbots,
+          cases: services.cases.chatbotCases,
           files: services.files,
           handoverAfterMs,
         }),

@@ -41,8 +41,8 @@ export function listeners({ hub, events, chatbotDeliveries, bell, cases }: Liste
     ),
     // After the commit: the delivery worker looks at once; a deactivated chatbot's cases go to agents.
     afterCommit('delivery.recorded', () => bell.ring()),
-    afterCommit('chatbot.deactivated', ({ chatbotIDs }) => cases.chatbots.handOverAllOf(chatbotIDs)),
+    afterCommit('chatbot.deactivated', ({ chatbotIDs }) => cases.chatbotCases.handOverAllOf(chatbotIDs)),
     // After the commit: the frames /connect sockets hear.
-    ...frameListeners(hub, (roomID) => cases.agents.followersOfRoom(roomID)),
+    ...frameListeners(hub, (roomID) => cases.agentCases.followersOfRoom(roomID)),
   ]
 }

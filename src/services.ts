@@ -208,12 +208,12 @@ export function createServices({
     audit,
     repositories,
     revokeSessions: (userID) => sessions.revokeAllOf(userID),
-    closeCases: (organizationID, userID) => cases.server.closeAllOf(organizationID, userID),
+    closeCases: (organizationID, userID) => cases.serverCases.closeAllOf(organizationID, userID),
     happenings,
     eraseUploads: (userID) => files.deleteUnsentOf(userID),
     eraseDeliveries: (userID) => events.eraseDeliveriesNaming(userID),
     eraseMessages: async (organizationID, userID) => {
-      await cases.server.eraseTextsOf(organizationID, userID)
+      await cases.serverCases.eraseTextsOf(organizationID, userID)
       return userMessages.eraseAllOf(organizationID, userID)
     },
   })
@@ -231,7 +231,7 @@ export function createServices({
       audit,
       cases: {
         assignWaiting: (agentAccountID) => cases.assignment.assignWaiting(agentAccountID),
-        handBack: (agentAccountID) => cases.agents.handBack(agentAccountID),
+        handBack: (agentAccountID) => cases.agentCases.handBack(agentAccountID),
       },
     }),
     agentSessions,
@@ -243,7 +243,7 @@ export function createServices({
       clock,
       happenings,
       repositories,
-      followersOfRoom: (roomID) => cases.agents.followersOfRoom(roomID),
+      followersOfRoom: (roomID) => cases.agentCases.followersOfRoom(roomID),
     }),
     cannedReplies: new CannedReplies({ database, clock, audit, repositories }),
     search: new CaseSearcher({ database, repositories, senders, rows: cases.rows }),
@@ -265,7 +265,7 @@ export function createServices({
       database,
       repositories,
       accounts: userAccounts,
-      casesOf: (organizationID, userID) => cases.server.casesOf(organizationID, userID),
+      casesOf: (organizationID, userID) => cases.serverCases.casesOf(organizationID, userID),
       sentBy: (userID, limit) => userMessages.sentBy(userID, limit),
       ofRoom: (roomID, limit) => userMessages.ofRoom(roomID, limit),
       now: () => clock.now(),

@@ -58,7 +58,7 @@ const markReadRequest = params({
 /** The agents' case routes (docs/reference/agent-api.md), in the signed-in scope of the agent API. */
 export async function agentCaseAPI(signedIn: FastifyInstance): Promise<void> {
   const routes = signedIn.withTypeProvider<ZodTypeProvider>()
-  const cases = routes.services.cases.agents
+  const cases = routes.services.cases.agentCases
   routes.post(
     `${PREFIX}/case/get_list`,
     describe(

@@ -68,7 +68,7 @@ export function caseRoutes(fastify: FastifyInstance): void {
     async (r) => {
       const { userID, xcUserID, ...input } = r.body
       const visitor = await userAccounts.active(org(r), { userID, xcUserID })
-      return success({ case: await cases.server.create(org(r), visitor, input) })
+      return success({ case: await cases.serverCases.create(org(r), visitor, input) })
     },
   )
   app.post(
@@ -78,12 +78,12 @@ export function caseRoutes(fastify: FastifyInstance): void {
       caseListRequest,
       z.object({ cases: z.array(caseShape), hasMore: z.boolean() }),
     ),
-    async (r) => success(await cases.server.list(org(r), r.body)),
+    async (r) => success(await cases.serverCases.list(org(r), r.body)),
   )
   app.post(
     '/v1/server/case/get',
     serverRoute('A case of your organization', serverCaseRequest, oneCase),
-    async (r) => success({ case: await cases.server.get(org(r), r.body.caseID) }),
+    async (r) => success({ case: await cases.serverCases.get(org(r), r.body.caseID) }),
   )
   app.post(
     '/v1/server/case/close',
@@ -92,6 +92,6 @@ export function caseRoutes(fastify: FastifyInstance): void {
       serverCaseRequest,
       oneCase,
     ),
-    async (r) => success({ case: await cases.server.close(org(r), r.body.caseID) }),
+    async (r) => success({ case: await cases.serverCases.close(org(r), r.body.caseID) }),
   )
 }
