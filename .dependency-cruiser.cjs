@@ -11,14 +11,15 @@
 //                                gateway, the hubs and presence
 //      compat/<product>/         beside them: the translation for another product's clients (the
 //                                TapTalk.io SDKs), hooked in by app.ts alone
-//   7. app.ts, services.ts, main.ts, server.ts, cli/: the composition root
-// Two modules stand off that ladder: http/ (HTTP plumbing the surfaces share: envelope, error mapping,
-// validation, docs, metrics) knows only lib/ and errors/, and the domain may not import it;
-// realtime/hub.ts (the Hub interface the domain publishes through) also knows only lib/ and errors/,
-// so it sits below the domain while the rest of realtime/ sits above it.
+//   7. app.ts, services.ts, listeners.ts, main.ts, server.ts, cli/: the composition root
+// One module stands off that ladder: http/ (HTTP plumbing the surfaces share: envelope, error mapping,
+// validation, docs, metrics) knows only lib/ and errors/, and the domain may not import it.
+// The domain announces nothing itself: it reports happenings to its dispatcher, and the listeners
+// (listeners.ts, realtime/frame-listeners.ts) publish frames on the hub, so no domain module
+// imports realtime/.
 //
 // Imports are read with swc, which does not tell `import type` from a value import: every rule below
-// counts both. So the domain's Hub import is allowed by path (realtime/hub.ts alone), not by kind.
+// counts both.
 //
 // Only src/ is cruised. test/ may import anything. The console (console/src) must not import src/,
 // test/ or anything else outside itself (it talks to the server over HTTP; its generated API types
@@ -73,23 +74,23 @@ module.exports = {
       to: SRC_OTHER_THAN('lib', 'errors', 'http'),
     },
     {
-      name: 'hub-interface-below-domain',
-      comment:
-        'The domain publishes through the Hub interface in realtime/hub.ts, so that file must sit below ' +
-        'the domain: it may import lib/ and errors/ only (never the domain, Redis code or the gateway).',
-      severity: 'error',
-      from: { path: '^src/realtime/hub\\.ts$' },
-      to: SRC_OTHER_THAN('lib', 'errors'),
-    },
-    {
       name: 'domain-below-transports',
       comment:
         'Rules and queries must run without a transport (HTTP, sockets, Redis): the domain may import ' +
-        'lower layers, other domain modules, and the Hub interface (realtime/hub.ts), nothing of http/, ' +
-        'api/, the rest of realtime/ or the composition root.',
+        'lower layers and other domain modules, nothing of http/, api/ or the composition root.',
       severity: 'error',
       from: { path: '^src/domain/' },
-      to: { path: '^src/', pathNot: ['^src/(lib|errors|config|storage|domain)/', '^src/realtime/hub\\.ts$'] },
+      to: { path: '^src/', pathNot: '^src/(lib|errors|config|storage|domain)/' },
+    },
+    {
+      name: 'domain-not-into-realtime',
+      comment:
+        'The domain reports what happened to its dispatcher (domain/happenings/); which frames follow, ' +
+        "and the hub that carries them, are the listeners' business (listeners.ts, realtime/). A domain " +
+        'module that published itself would bypass the frame catalogue and the listener list.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/realtime/' },
     },
     {
       name: 'no-transport-packages-below-the-surfaces',
@@ -100,7 +101,7 @@ module.exports = {
         'storage/redis.ts (Redis is a store, as the database is), and handed to what uses them.',
       severity: 'error',
       from: {
-        path: ['^src/(lib|errors|config|storage|domain)/', '^src/realtime/hub\\.ts$'],
+        path: '^src/(lib|errors|config|storage|domain)/',
         pathNot: '^src/storage/redis\\.ts$',
       },
       to: { path: '^node_modules/(fastify|@fastify/[^/]+|ws|ioredis)/' },
@@ -162,11 +163,11 @@ module.exports = {
     {
       name: 'composition-root-on-top',
       comment:
-        'app.ts, services.ts, main.ts, server.ts and cli/ wire everything together; a module below importing them ' +
+        'app.ts, services.ts, listeners.ts, main.ts, server.ts and cli/ wire everything together; a module below importing them ' +
         'would pull in the whole application and close a cycle.',
       severity: 'error',
-      from: { path: '^src/', pathNot: ['^src/(app|services|main|server)\\.ts$', '^src/cli/'] },
-      to: { path: ['^src/(app|services|main|server)\\.ts$', '^src/cli/'] },
+      from: { path: '^src/', pathNot: ['^src/(app|services|listeners|main|server)\\.ts$', '^src/cli/'] },
+      to: { path: ['^src/(app|services|listeners|main|server)\\.ts$', '^src/cli/'] },
     },
     {
       name: 'server-imports-no-other-tree',

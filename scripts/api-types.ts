@@ -5,14 +5,22 @@ import { join } from 'node:path'
 import openapiTS, { type OpenAPI3 } from 'openapi-typescript'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config/config.js'
+import { agentFrameShapes, userFrameShapes } from '../src/contract/frames.js'
+import { CASE_STATUSES } from '../src/domain/cases/case.js'
+import { EVENT_TYPES } from '../src/domain/events/event-types.js'
 import { migrate, openDatabase } from '../src/storage/database.js'
+import { frameTypes } from './frame-types.js'
 
 // `npm run api-types` (run by the build and by `npm test` before the console's type-check): the
-// console's API types, generated from the OpenAPI document, so a server change that breaks the
+// console's API types, generated from the OpenAPI document (and its lists, from their source), so a server change that breaks the
 // console fails the type-check. The file is not checked in (see .gitignore): it is derived, never
 // edited, and a copy in git could be stale.
 
 const OUTPUT = 'console/src/openapi.generated.ts'
+const LISTS = 'console/src/lists.generated.ts'
+// The frames each client receives (src/contract/frames.ts): the console is an agent's, the SDK a user's.
+const AGENT_FRAMES = 'console/src/frames.generated.ts'
+const USER_FRAMES = 'packages/client/src/frames.generated.ts'
 // Its first line is also the reason `npm run check:sizes` asks of a file this long.
 const HEADER =
   '// Long file: generated from the OpenAPI document by `npm run api-types` (scripts/api-types.ts); ' +
@@ -43,13 +51,30 @@ async function openAPIDocument(): Promise<OpenAPI3> {
   }
 }
 
-const types = await openapiTS(await openAPIDocument(), { commentHeader: HEADER })
-const current = (() => {
-  try {
-    return readFileSync(OUTPUT, 'utf8')
-  } catch {
-    return undefined
-  }
-})()
-// Written only when it changed: the tests' build runs when a console source is newer than it.
-if (types !== current) writeFileSync(OUTPUT, types)
+/** Written only when it changed: the tests' build runs when a console source is newer than it. */
+function writeIfChanged(path: string, text: string): void {
+  const current = (() => {
+    try {
+      return readFileSync(path, 'utf8')
+    } catch {
+      return undefined
+    }
+  })()
+  if (text !== current) writeFileSync(path, text)
+}
+
+writeIfChanged(OUTPUT, await openapiTS(await openAPIDocument(), { commentHeader: HEADER }))
+
+// The lists the console needs as values (a type gives no list to show): from their one source.
+const list = (name: string, values: readonly string[]) =>
+  `export const ${name} = ${JSON.stringify(values)} as const\n`
+writeIfChanged(
+  LISTS,
+  '// Generated from src/ by `npm run api-types` (scripts/api-types.ts); do not edit.\n\n' +
+    '/** Every case status (src/domain/cases/case.ts). */\n' +
+    list('CASE_STATUSES', CASE_STATUSES) +
+    '\n/** Every event type an event endpoint may subscribe to (src/domain/events/event-types.ts). */\n' +
+    list('EVENT_TYPES', EVENT_TYPES),
+)
+writeIfChanged(AGENT_FRAMES, await frameTypes(agentFrameShapes, 'Agent'))
+writeIfChanged(USER_FRAMES, await frameTypes(userFrameShapes, 'User'))

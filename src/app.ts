@@ -5,11 +5,11 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { DestinationStream } from 'pino'
 import { agentAPI } from './api/agent/index.js'
 import { authAPI } from './api/auth/index.js'
+import { backendAPI } from './api/backend/index.js'
 import { chatAPI } from './api/chat/index.js'
 import { consoleApp } from './api/console/index.js'
 import { filesAPI } from './api/files/index.js'
 import { opsAPI } from './api/ops/health.js'
-import { serverAPI } from './api/server/index.js'
 import { visitorAPI } from './api/visitor/index.js'
 import { WEBHOOK_PREFIX, webhookAPI, webhookFormat } from './api/webhook/index.js'
 import { widgetScript } from './api/widget/index.js'
@@ -169,7 +169,7 @@ export async function buildApp(options: AppOptions) {
         chatbot: new ChatbotTarget({
           ...targetDeps,
           chatbots: services.chatbots,
-          cases: services.cases.chatbots,
+          cases: services.cases.chatbotCases,
           files: services.files,
           handoverAfterMs,
         }),
@@ -191,7 +191,7 @@ export async function buildApp(options: AppOptions) {
       ...deliveryOptions,
     },
   )
-  services.outbox.listen(() => delivery.wake())
+  services.deliveryBell.listen(() => delivery.wake())
   app.decorate('delivery', delivery)
   if (autoStart) app.addHook('onReady', async () => delivery.start())
   // Files uploaded and never sent go after a day; looked for every hour.
@@ -222,7 +222,7 @@ export async function buildApp(options: AppOptions) {
   await useTapTalkCompat(app)
 
   await app.register(opsAPI)
-  await app.register(serverAPI)
+  await app.register(backendAPI)
   await app.register(authAPI)
   await app.register(chatAPI)
   await app.register(visitorAPI)

@@ -8,13 +8,15 @@ import { CannedReplies } from './domain/canned-replies/canned-replies.service.js
 import { DEFAULT_REOPEN_WINDOW_HOURS } from './domain/cases/case-reopen.js'
 import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
-import { OutboxBell } from './domain/delivery/outbox-bell.js'
+import { ChatbotDeliveries } from './domain/delivery/chatbot-deliveries.js'
+import { DeliveryBell } from './domain/delivery/delivery-bell.js'
 import { EventEndpoints } from './domain/events/event-endpoints.service.js'
 import { Events } from './domain/events/events.service.js'
 import { FileLinks } from './domain/files/file-links.js'
 import { FileTypeSettings } from './domain/files/file-type-settings.js'
 import { Files } from './domain/files/files.service.js'
 import { UploadLimiter } from './domain/files/upload-limits.js'
+import { Dispatcher } from './domain/happenings/dispatcher.js'
 import { MessageHistory } from './domain/messages/message-history.js'
 import { MessageSync } from './domain/messages/message-sync.js'
 import { MessagesService } from './domain/messages/messages.service.js'
@@ -38,6 +40,8 @@ import { UsersService } from './domain/users/users.service.js'
 import type { Clock } from './lib/clock.js'
 import { DestinationPolicy } from './lib/destinations.js'
 import { Sealer } from './lib/sealed.js'
+import { listeners } from './listeners.js'
+import { forgetRevokedSessions } from './realtime/frame-listeners.js'
 import { type Hub, LocalHub } from './realtime/hub.js'
 import { type AttemptCounter, MemoryCounter } from './storage/counters.js'
 import type { Database } from './storage/database.js'
@@ -86,8 +90,8 @@ export interface Services {
   eventEndpoints: EventEndpoints
   /** How event endpoints' secrets are sealed (the delivery worker opens them). */
   eventSealer: Sealer
-  /** Rung as new deliveries commit: the delivery worker listens. */
-  outbox: OutboxBell
+  /** Rung as new deliveries commit (a wake-up, not the outbox): the delivery worker listens. */
+  deliveryBell: DeliveryBell
 }
 
 export interface Dependencies {
@@ -125,10 +129,12 @@ export function createServices({
   uploadCounter = new MemoryCounter(),
   groupRoomsPerUser = GROUP_ROOMS_PER_USER,
 }: Dependencies): Services {
+  // Every service reports its changes here; what follows from them is given below (listeners.ts).
+  const happenings = new Dispatcher(database)
   const audit = new AuditLog(database, clock)
   const organizations = new OrganizationsService(database, repositories, clock, audit)
   const users = new UsersService(database, repositories)
-  const rooms = new RoomsService(database, repositories, clock, users, hub, {
+  const rooms = new RoomsService(database, repositories, clock, users, happenings, {
     database,
     repositories,
     limit: groupRoomsPerUser,
@@ -142,9 +148,18 @@ export function createServices({
     limiter: new UploadLimiter({ database, repositories, clock, counter: uploadCounter, limits }),
     ...fileSettings,
   })
-  const outbox = new OutboxBell()
-  const events = new Events({ database, clock, repositories, encode: encodeEvent, outbox })
-  const messages = new MessagesService(database, repositories, clock, senders, rooms, hub, files, events)
+  const deliveryBell = new DeliveryBell()
+  const events = new Events({ database, clock, repositories, encode: encodeEvent, happenings })
+  const messages = new MessagesService(
+    database,
+    repositories,
+    clock,
+    senders,
+    rooms,
+    happenings,
+    files,
+    events,
+  )
   const history = new MessageHistory(database, repositories, rooms, files, messages)
   const sync = new MessageSync(database, repositories, clock, senders, rooms, files)
   const topics = new TopicsService(database, repositories, clock, organizations, audit)
@@ -156,26 +171,26 @@ export function createServices({
     organizations,
     audit,
     publicURL,
+    happenings,
     destinations,
   )
   const cases = createCases({
     database,
     clock,
-    hub,
+    happenings,
     repositories,
     rooms,
     messages,
     files,
     events,
-    outbox,
     topics,
     chatbots,
     organizations,
     reopenWindowHours: caseReopenWindowHours,
   })
-  chatbots.onDeactivated = (chatbotIDs) => cases.chatbots.handOverAllOf(chatbotIDs)
-  rooms.caseFollowersOf = (roomID) => cases.agents.followersOfRoom(roomID)
-  const agentSessions = new AgentSessions(database, repositories, clock, hub)
+  const chatbotDeliveries = new ChatbotDeliveries({ database, repositories, happenings })
+  happenings.listen(listeners({ hub, events, chatbotDeliveries, bell: deliveryBell, cases }))
+  const agentSessions = new AgentSessions(database, repositories, clock, happenings)
   const keyPairs = { database, repositories, clock, organizations, audit }
   const sessions = new SessionsService(
     database,
@@ -183,8 +198,9 @@ export function createServices({
     clock,
     new AccessTokens(masterKey, clock),
     users,
-    hub,
+    happenings,
   )
+  forgetRevokedSessions(hub, (sessionID) => sessions.forget(sessionID))
   const userMessages = new UserMessages({ database, clock, repositories, rooms, messages, files })
   const userAccounts = new UserAccounts({
     database,
@@ -192,12 +208,12 @@ export function createServices({
     audit,
     repositories,
     revokeSessions: (userID) => sessions.revokeAllOf(userID),
-    closeCases: (organizationID, userID) => cases.server.closeAllOf(organizationID, userID),
-    userDeleted: (trx, organizationID, user) => events.userDeleted(trx, organizationID, user),
+    closeCases: (organizationID, userID) => cases.serverCases.closeAllOf(organizationID, userID),
+    happenings,
     eraseUploads: (userID) => files.deleteUnsentOf(userID),
     eraseDeliveries: (userID) => events.eraseDeliveriesNaming(userID),
     eraseMessages: async (organizationID, userID) => {
-      await cases.server.eraseTextsOf(organizationID, userID)
+      await cases.serverCases.eraseTextsOf(organizationID, userID)
       return userMessages.eraseAllOf(organizationID, userID)
     },
   })
@@ -215,7 +231,7 @@ export function createServices({
       audit,
       cases: {
         assignWaiting: (agentAccountID) => cases.assignment.assignWaiting(agentAccountID),
-        handBack: (agentAccountID) => cases.agents.handBack(agentAccountID),
+        handBack: (agentAccountID) => cases.agentCases.handBack(agentAccountID),
       },
     }),
     agentSessions,
@@ -225,9 +241,9 @@ export function createServices({
     notes: new CaseNotes({
       database,
       clock,
-      hub,
+      happenings,
       repositories,
-      followersOfRoom: (roomID) => cases.agents.followersOfRoom(roomID),
+      followersOfRoom: (roomID) => cases.agentCases.followersOfRoom(roomID),
     }),
     cannedReplies: new CannedReplies({ database, clock, audit, repositories }),
     search: new CaseSearcher({ database, repositories, senders, rows: cases.rows }),
@@ -235,7 +251,7 @@ export function createServices({
     organizations,
     serverKeys: new ServerKeysService(keyPairs),
     appKeys: new AppKeysService(keyPairs),
-    tickets: new TicketsService(database, repositories, clock, events),
+    tickets: new TicketsService(database, repositories, clock, happenings),
     users,
     sessions,
     rooms,
@@ -249,7 +265,7 @@ export function createServices({
       database,
       repositories,
       accounts: userAccounts,
-      casesOf: (organizationID, userID) => cases.server.casesOf(organizationID, userID),
+      casesOf: (organizationID, userID) => cases.serverCases.casesOf(organizationID, userID),
       sentBy: (userID, limit) => userMessages.sentBy(userID, limit),
       ofRoom: (roomID, limit) => userMessages.ofRoom(roomID, limit),
       now: () => clock.now(),
@@ -266,6 +282,6 @@ export function createServices({
       events,
     }),
     eventSealer,
-    outbox,
+    deliveryBell,
   }
 }

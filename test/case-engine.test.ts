@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type Repositories, repositories } from '../src/domain/repositories.js'
 import type { ClientIdentity } from '../src/domain/sessions/access-tokens.js'
 import { ManualClock } from '../src/lib/clock.js'
-import type { RealtimeEvent } from '../src/realtime/hub.js'
+import type { Frame } from '../src/realtime/hub.js'
 import { createServices, type Services } from '../src/services.js'
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from './support/databases.js'
 import { testFileStorage } from './support/files.js'
@@ -15,7 +15,7 @@ describeEachDatabase('the case engine', (dialect) => {
   let testDatabase: TestDatabase
   let services: Services
   let client: ClientIdentity
-  const events: RealtimeEvent[] = []
+  const events: Frame[] = []
   /** System messages whose action is listed here fail to be stored (as a dropped connection would). */
   const failing = new Set<string>()
 
@@ -58,33 +58,33 @@ describeEachDatabase('the case engine', (dialect) => {
   }
 
   test('a change whose system message cannot be stored changes nothing and announces nothing', async () => {
-    const opened = await services.cases.visitors.create(client, { message: 'Hello' })
+    const opened = await services.cases.visitorCases.create(client, { message: 'Hello' })
     expect(opened.status).toBe('queued')
     const before = await roomMessages(opened.roomID)
     events.length = 0
 
     failing.add('case/close')
-    await expect(services.cases.visitors.close(client, opened.caseID)).rejects.toThrow(
+    await expect(services.cases.visitorCases.close(client, opened.caseID)).rejects.toThrow(
       'storing case/close failed',
     )
     // The status moved first inside the transaction: it must have rolled back with the message.
-    expect((await services.cases.visitors.get(client, opened.caseID)).status).toBe('queued')
+    expect((await services.cases.visitorCases.get(client, opened.caseID)).status).toBe('queued')
     expect(await roomMessages(opened.roomID)).toEqual(before)
     expect(events).toEqual([])
 
     failing.delete('case/close')
-    const closed = await services.cases.visitors.close(client, opened.caseID)
+    const closed = await services.cases.visitorCases.close(client, opened.caseID)
     expect(closed.status).toBe('closed')
     expect(await roomMessages(opened.roomID)).toEqual([...before, 'The case was closed by the visitor'])
     expect(events.filter((event) => event.eventName === 'case/update')).toHaveLength(1)
   })
 
   test('changes of one case run one after another: of two closes at once, one closes, one finds it closed', async () => {
-    const opened = await services.cases.visitors.create(client, { message: 'Again' })
+    const opened = await services.cases.visitorCases.create(client, { message: 'Again' })
     events.length = 0
     const [first, second] = await Promise.all([
-      services.cases.visitors.close(client, opened.caseID),
-      services.cases.visitors.close(client, opened.caseID),
+      services.cases.visitorCases.close(client, opened.caseID),
+      services.cases.visitorCases.close(client, opened.caseID),
     ])
     expect([first.status, second.status]).toEqual(['closed', 'closed'])
     const closings = (await roomMessages(opened.roomID)).filter((body) =>

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from 'vitest'
+import type { Message } from '../src/domain/messages/message.js'
 import { useServer } from './support/app.js'
 import { createOrganization, recordEvents, roomHistory, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
@@ -431,9 +432,17 @@ describeEachDatabase('chat API', (dialect) => {
       await erin.call('/v1/chat/message/feedback/read', { messageIDs: [sent[0].messageID] })
       expect((await unread(erin)).unreadCount).toBe(1)
 
-      const updates = events.named('chat/updateMessage')
-      expect(updates.length).toBeGreaterThan(0)
-      expect(updates.at(-1)?.userIDs).toContain(dave.userID)
+      // Each receipt told both participants how its messages look now (even one that moved nothing).
+      const updates = events.named('chat/updateMessage').map(({ event, userIDs }) => {
+        const { messageID, isDelivered, isRead } = event.data as Message
+        return { messageID, isDelivered, isRead, userIDs: [...userIDs].sort() }
+      })
+      const both = [dave.userID, erin.userID].sort()
+      expect(updates).toEqual([
+        { messageID: sent[2].messageID, isDelivered: true, isRead: false, userIDs: both },
+        { messageID: sent[1].messageID, isDelivered: true, isRead: true, userIDs: both },
+        { messageID: sent[0].messageID, isDelivered: true, isRead: true, userIDs: both },
+      ])
       events.stop()
 
       // An empty list marks nothing, and is not an error.

@@ -8,19 +8,11 @@ import {
   type TestDatabase,
 } from './support/databases.js'
 import { validTicketRequest } from './support/fixtures.js'
+import { eventually } from './support/poll.js'
 import { runCLIJSON, type ServerProcess, startServerProcess } from './support/processes.js'
 
 // Delivery across real server processes: one killed mid-way and restarted, and two sharing one
 // PostgreSQL outbox. These wait for real retries and leases (seconds), not for an injected clock.
-
-/** Polls `check` until it holds, for up to `ms`. */
-async function eventually(check: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 /** Signs visitors in through `instance`, opens a case each and writes `messages` more in it. */
 async function visitorsWrite(instance: ServerProcess, serverKey: string, visitors: number, messages: number) {
@@ -105,7 +97,7 @@ describeEachDatabase('delivery across processes', (dialect) => {
 
       const first = await start(env)
       const expected = await visitorsWrite(first, serverKey, 5, 5)
-      await eventually(() => bot.requests.length >= 10, 10_000, 'the first attempts')
+      await eventually(() => bot.requests.length >= 10, 'the first attempts', 10_000, 50)
       first.child.kill('SIGKILL')
       await first.exited
 
@@ -113,8 +105,9 @@ describeEachDatabase('delivery across processes', (dialect) => {
       const total = expected.flat().length
       await eventually(
         () => new Set(bot.requests.map((r) => r.json.message.id)).size === total,
-        30_000,
         'every message',
+        30_000,
+        50,
       )
 
       const byCase = receivedInOrder(bot.requests)
@@ -156,7 +149,7 @@ describe.skipIf(!postgresURL)('two instances share one PostgreSQL outbox', () =>
       const failedAttempts = bot.requests.length
       up = true
 
-      await eventually(() => bot.requests.length - failedAttempts >= 200, 30_000, '200 deliveries')
+      await eventually(() => bot.requests.length - failedAttempts >= 200, '200 deliveries', 30_000, 50)
       const accepted = bot.requests.slice(failedAttempts)
       const ids = accepted.map((r) => r.headers['webhook-id'])
       expect(new Set(ids).size).toBe(ids.length) // once each

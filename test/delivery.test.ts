@@ -261,7 +261,7 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
     await drain()
     const mine = new Set(cases.map(({ opened }) => opened.caseID))
     // The first of these cases the sweep reaches fails (as a storage hiccup would); the rest must go on.
-    const service = server().app.services.cases.chatbots
+    const service = server().app.services.cases.chatbotCases
     const handOver = service.handOver.bind(service)
     let failed: string | undefined
     service.handOver = async (caseID, reason) => {

@@ -8,18 +8,11 @@ import {
   type TestDatabase,
 } from './support/databases.js'
 import { validTicketRequest } from './support/fixtures.js'
+import { eventually } from './support/poll.js'
 import { runCLIJSON, type ServerProcess, startServerProcess } from './support/processes.js'
 
 // Events across a killed server process: every event arrives, each under one webhook-id however
 // often it is sent, in the order of the changes (per endpoint). Real retries and leases (seconds).
-
-async function eventually(check: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 const processes: ServerProcess[] = []
 const databases: TestDatabase[] = []
@@ -66,7 +59,7 @@ describeEachDatabase('events across processes', (dialect) => {
         })
         expect(ticket.status).toBe(200)
       }
-      await eventually(() => backend.requests.length >= 8, 15_000, 'the first attempts')
+      await eventually(() => backend.requests.length >= 8, 'the first attempts', 15_000, 50)
       first.child.kill('SIGKILL')
       await first.exited
 
@@ -74,8 +67,9 @@ describeEachDatabase('events across processes', (dialect) => {
       const userOf = (json: { data: { user: { xcUserID: string } } }) => json.data.user.xcUserID
       await eventually(
         () => new Set(backend.requests.map((r) => userOf(r.json))).size === users.length,
-        30_000,
         'every event',
+        30_000,
+        50,
       )
       // In order: the first receipt of each event follows the order the users were created in.
       const firsts: string[] = []
@@ -120,7 +114,7 @@ describe.skipIf(!postgresURL)('two instances share one endpoint on PostgreSQL', 
       }
       const refused = backend.requests.length
       up = true
-      await eventually(() => backend.requests.length - refused >= users.length, 45_000, 'every event')
+      await eventually(() => backend.requests.length - refused >= users.length, 'every event', 45_000, 50)
       const accepted = backend.requests.slice(refused)
       const ids = accepted.map((r) => r.headers['webhook-id'])
       expect(new Set(ids).size).toBe(ids.length) // once each

@@ -12,6 +12,24 @@ type Document = any
 // biome-ignore lint/suspicious/noExplicitAny: an operation of the document
 type Operation = any
 
+/** A JSON answer's envelope as /docs shows it (docs/reference/errors.md); its `data` is each route's own. */
+const successEnvelope = (data: unknown) => ({
+  type: 'object',
+  properties: {
+    status: { type: 'number', enum: [200] },
+    error: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } },
+      required: ['code', 'message', 'field'],
+      additionalProperties: false,
+      description: 'Three empty strings on success.',
+    },
+    data,
+  },
+  required: ['status', 'error', 'data'],
+  additionalProperties: false,
+})
+
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 const WEBHOOK = '/api/visitor/v1/webhook/chatbot/custom/{organizationID}/{chatbotID}'
 /** Operations anyone may call: they say so with `security: []`. */
@@ -139,7 +157,12 @@ describe('the OpenAPI document at /docs/json', () => {
           ? 'application/octet-stream'
           : 'text/plain'
       expect(Object.keys(content), route).toEqual([type])
-      if (json) expect(content['application/json'].schema.properties.data, route).toBeDefined()
+      if (!json) continue
+      // The success envelope exactly, around an object whose fields are named (nothing else is sent).
+      const { schema } = content['application/json']
+      const { data } = schema.properties
+      expect(schema, route).toEqual(successEnvelope(data))
+      expect(data, route).toMatchObject({ type: 'object', additionalProperties: false })
     }
   })
 

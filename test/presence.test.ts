@@ -5,21 +5,13 @@ import { SOCKET_TTL_MS } from '../src/realtime/presence.js'
 import { startServer, stopServer, type TestServer } from './support/app.js'
 import { createOrganization } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
+import { eventually } from './support/poll.js'
 import { freePort, startRedis, startServerProcess, stopRedis, untilReady } from './support/processes.js'
 import { connect } from './support/sockets.js'
 
 // Presence across instances heals by itself: after Redis lost its data, and after an instance
 // died without saying goodbye. Each suite has a redis-server of its own, so flushing it or
 // reading its keys disturbs nobody.
-
-/** Polls `check` until it holds, for up to `ms` (something another process or timer does). */
-async function eventually(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 // biome-ignore lint/suspicious/noExplicitAny: frames are asserted field by field
 const statusOf = (userID: string, isOnline: boolean) => (frame: { eventName: string; data: any }) =>

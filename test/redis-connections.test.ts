@@ -2,16 +2,8 @@ import type { ChildProcess } from 'node:child_process'
 import { afterAll, expect, test } from 'vitest'
 import { startServer, stopServer, type TestServer } from './support/app.js'
 import { describeEachDatabase } from './support/databases.js'
+import { eventually } from './support/poll.js'
 import { freePort, startRedis, stopRedis } from './support/processes.js'
-
-/** Polls `check` until it holds, for up to `ms` (something a connection does by itself). */
-async function eventually(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 // The app opens its connections to Redis once, and closes them with itself. The suite has a
 // redis-server of its own, so stopping it disturbs nobody.

@@ -1,3 +1,4 @@
+import type { AgentFrame } from './frames.generated'
 import type { paths } from './openapi.generated'
 
 // The agent API's shapes, read off the types generated from the OpenAPI document (`npm run
@@ -43,14 +44,5 @@ export type EventType = EventEndpoint['eventTypes'][number]
 /** A canned reply, with its text filled in for a case when listed for one. */
 export type CannedReply = Answer<'canned_reply/get_list'>['cannedReplies'][number]
 
-/** A `/connect` frame (the socket is not in the OpenAPI document). */
-export type LiveEvent =
-  | { eventName: 'case/update'; data: AgentCase }
-  | { eventName: 'chat/sendMessage' | 'chat/updateMessage'; data: Message }
-  | { eventName: 'chat/startTyping' | 'chat/stopTyping'; data: { roomID: string; user: Message['user'] } }
-  | { eventName: 'session/revoked'; data: { sessionID: string } }
-  | { eventName: 'case/note'; data: { caseID: string; note: Note } }
-  | {
-      eventName: 'agent/mention'
-      data: { caseID: string; note: Note; by: { agentAccountID: string; fullName: string } }
-    }
+/** A `/connect` frame an agent's socket receives (generated from the server's frame catalogue). */
+export type LiveEvent = AgentFrame

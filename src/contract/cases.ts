@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Case, TaggedCase } from '../domain/cases/case.js'
+import { CASE_STATUSES, type Case, type TaggedCase } from '../domain/cases/case.js'
 import {
   optionalText,
   params,
@@ -19,7 +19,7 @@ export const caseShape = shapeOf<Case>()(
     organizationID: z.string(),
     userID: z.string(),
     topicID: z.number().int(),
-    status: z.enum(['bot', 'queued', 'assigned', 'closed']),
+    status: z.enum(CASE_STATUSES),
     chatbotID: z.string(),
     agentAccountID: z.string(),
     roomID: z.string(),

@@ -5,7 +5,7 @@ import type {
   EventEndpointDetails,
 } from '../domain/events/event-endpoints.service.js'
 import {
-  type CaseEvent,
+  type CaseEventData,
   EVENT_TYPES,
   type EventData,
   type EventEncoder,
@@ -68,7 +68,7 @@ const eventUserShape = shapeOf<EventUser>()(
   z.object({ userID: z.string(), xcUserID: z.string(), fullName: z.string() }),
 )
 
-const caseEventShape = shapeOf<CaseEvent>()(
+const caseEventDataShape = shapeOf<CaseEventData>()(
   z.object({
     case: caseShape,
     by: z.string().describe('Who did it: `user` (the visitor), `agent`, `chatbot`, `admin` or `system`.'),
@@ -111,10 +111,10 @@ export const eventDataShapes = {
       upTo: z.number().int().describe('The `created` of the message the user has read the room up to.'),
     }),
   ),
-  'case.created': caseEventShape,
-  'case.handed_over': caseEventShape,
-  'case.assigned': caseEventShape,
-  'case.closed': caseEventShape,
+  'case.created': caseEventDataShape,
+  'case.handed_over': caseEventDataShape,
+  'case.assigned': caseEventDataShape,
+  'case.closed': caseEventDataShape,
   'case.rated': shapeOf<EventData['case.rated']>()(
     z.object({
       case: caseShape,

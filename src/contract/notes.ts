@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import type { CaseNote, Mention } from '../domain/notes/case-notes.js'
+import type { Mention } from '../domain/notes/case-notes.js'
+import type { CaseNote } from '../domain/notes/note.js'
 import {
   optionalBoolean,
   optionalInteger,

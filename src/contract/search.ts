@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { CASE_STATUSES } from '../domain/cases/case.js'
 import type { CaseHit, Snippet } from '../domain/search/case-search.js'
 import { optionalInteger, optionalText, params, requiredChoice } from '../http/params.js'
 import { taggedCaseShape, tagList } from './cases.js'
@@ -16,7 +17,7 @@ export const caseSearchRequest = params(
       description:
         "Words said in the case's messages (every one of them, in one message; whole words, any case), or part of the visitor's name, e-mail or xcUserID, or a caseID. Empty: the filters alone.",
     }),
-    status: (name: string) => requiredChoice(['bot', 'queued', 'assigned', 'closed'])(name).optional(),
+    status: (name: string) => requiredChoice(CASE_STATUSES)(name).optional(),
     topicID: optionalInteger({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
     agentAccountID: optionalText({ max: 64, description: "Only this agent's cases." }),
     tags: (name: string) =>

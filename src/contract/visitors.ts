@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { AgentCase } from '../domain/cases/case-rows.js'
-import type { VisitorProfile } from '../domain/cases/visitors.js'
+import type { VisitorProfile } from '../domain/cases/visitor-profiles.js'
 import { taggedCaseShape } from './cases.js'
 import { shapeOf } from './shape.js'
 

@@ -6,10 +6,9 @@ import { setFlagsFromString } from 'node:v8'
  * it allocated outlived a young-generation collection, and from then on allocates there straight
  * into the old generation, for good. In a server that place is often shared code (zod's parsing,
  * Kysely's builders) that made long-lived objects at start-up and short-lived ones per request.
- * Measured in the real-time benchmark at 2,000 msg/s on SQLite (docs/benchmarks.md, start-up): with it,
- * zod's and Kysely's objects of every frame went to the old generation, 5 MB/s of them, and a
- * full collection ran every 5 s; without it, 1.4 MB/s and none, young collections took half the
- * time, and the server's CPU fell by a tenth.
+ * With it, zod's and Kysely's objects of every frame went to the old generation and full
+ * collections ran often under load; without it the server spends less CPU on collecting
+ * (docs/benchmarks.md, "Real time").
  */
 export function withoutPretenuring(): void {
   const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) =>

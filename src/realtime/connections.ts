@@ -1,6 +1,16 @@
 import type { WebSocket } from 'ws'
 import type { ClientIdentity } from '../domain/sessions/access-tokens.js'
-import type { Audience, RealtimeEvent } from './hub.js'
+import type { Audience } from './hub.js'
+
+/**
+ * What a socket is sent: `{"eventName", "data"}`, a catalogued frame (contract/frames.ts) or the
+ * answer to a client's frame (named as it, with its `id`).
+ */
+export interface OutgoingFrame {
+  eventName: string
+  data: unknown
+  id?: unknown
+}
 
 /**
  * How a socket's client speaks, when not as Parley's own clients do (one JSON text frame per
@@ -8,13 +18,13 @@ import type { Audience, RealtimeEvent } from './hub.js'
  */
 export interface Dialect {
   /** A server event (or an answer) as a frame this client reads. */
-  encode(event: RealtimeEvent): string | Buffer
+  encode(event: OutgoingFrame): string | Buffer
   /** A client frame, already parsed from JSON, as Parley's gateway reads it. */
   decode(frame: Record<string, unknown>): Record<string, unknown>
 }
 
 /** An event (or an answer, with the frame's id) as the frame a client of `dialect` (Parley's own: none) reads. */
-export const frameOf = (event: RealtimeEvent & { id?: unknown }, dialect?: Dialect): string | Buffer =>
+export const frameOf = (event: OutgoingFrame, dialect?: Dialect): string | Buffer =>
   dialect ? dialect.encode(event) : ownFrame(event)
 
 /**
@@ -25,7 +35,7 @@ export const frameOf = (event: RealtimeEvent & { id?: unknown }, dialect?: Diale
 const dataJSON = new WeakMap<object, string>()
 
 /** `JSON.stringify(event)`, the same text, its data's JSON made once per data object. */
-function ownFrame({ eventName, id, data }: RealtimeEvent & { id?: unknown }): string {
+function ownFrame({ eventName, id, data }: OutgoingFrame): string {
   if (typeof data !== 'object' || data === null) return JSON.stringify({ eventName, id, data })
   let json = dataJSON.get(data)
   if (json === undefined) {
@@ -100,7 +110,7 @@ export class Connections {
   }
 
   /** Sends the event (serialised once) to every socket of the audience on this instance. */
-  deliver(audience: Audience, event: RealtimeEvent, maxBufferedBytes: number): Set<Connection> {
+  deliver(audience: Audience, event: OutgoingFrame, maxBufferedBytes: number): Set<Connection> {
     const targets = this.reached(audience)
     if (targets.size === 0) return targets
     // Serialised once per dialect.

@@ -99,9 +99,9 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
   })
   await app.register(websocket, { options: { maxPayload: BODY_LIMIT } })
 
-  const unsubscribe = services.hub.subscribe((audience, event) => {
-    const reached = connections.deliver(audience, event, maxBufferedBytes)
-    if (event.eventName === 'session/revoked')
+  const unsubscribe = services.hub.subscribe((audience, frame) => {
+    const reached = connections.deliver(audience, frame, maxBufferedBytes)
+    if (frame.eventName === 'session/revoked')
       for (const { socket } of reached) socket.close(4001, 'session revoked')
   })
   // A socket that stays open misses nothing: when events may have been lost, every socket here

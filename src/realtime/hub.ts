@@ -1,32 +1,26 @@
-/** One real-time event, as sent to clients: `{"eventName": "...", "data": {...}}` (docs/reference/real-time.md). */
-export interface RealtimeEvent {
-  eventName: string
-  data: unknown
-}
+import type { Frame } from '../contract/frames.js'
+import type { Audience } from '../domain/happenings/catalogue.js'
 
-/** Who an event is for: every device of these users, and/or these sessions. */
-export interface Audience {
-  userIDs?: readonly string[]
-  sessionIDs?: readonly string[]
-  /** A session that already has the news (it sent the message): its sockets are skipped. */
-  exceptSessionID?: string
-}
+export type { Frame } from '../contract/frames.js'
+export type { Audience } from '../domain/happenings/catalogue.js'
 
-export type Listener = (audience: Audience, event: RealtimeEvent) => void
+/** Hears every frame published, with whom it is for. */
+export type Subscriber = (audience: Audience, frame: Frame) => void
 
-/** Where a hub reports a listener that threw (the event still reaches the other listeners). */
+/** Where a hub reports a subscriber that threw (the frame still reaches the other subscribers). */
 export interface HubLog {
   error(details: object, message: string): void
 }
 
 /**
- * Where domain code announces what happened; the /connect gateway subscribes and delivers to
- * sockets. Events address users and sessions, never sockets.
+ * Where the frame listeners (frame-listeners.ts) publish the catalogued frames (contract/frames.ts);
+ * the /connect gateway subscribes and delivers them to sockets. Frames address users and sessions,
+ * never sockets.
  */
 export interface Hub {
   /** Delivers to this process's subscribers at once, and to other instances' (if any). */
-  publish(audience: Audience, event: RealtimeEvent): void
-  subscribe(listener: Listener): () => void
+  publish(audience: Audience, frame: Frame): void
+  subscribe(subscriber: Subscriber): () => void
   /**
    * Calls `listener` when events meant for this instance may have been lost (it lost Redis, or
    * another instance's events arrived with a gap): open sockets can no longer be told everything.
@@ -38,28 +32,28 @@ export interface Hub {
 }
 
 /**
- * The in-process hub: every subscriber of this process hears every event, in order. Publishing
- * happens after a commit, so a listener that throws is logged and skipped: the change is made and
+ * The in-process hub: every subscriber of this process hears every frame, in order. Publishing
+ * happens after a commit, so a subscriber that throws is logged and skipped: the change is made and
  * its caller must not hear otherwise.
  */
 export class LocalHub implements Hub {
-  private readonly listeners = new Set<Listener>()
+  private readonly subscribers = new Set<Subscriber>()
 
   constructor(private readonly log: HubLog = console) {}
 
-  publish(audience: Audience, event: RealtimeEvent): void {
-    for (const listener of this.listeners) {
+  publish(audience: Audience, frame: Frame): void {
+    for (const subscriber of this.subscribers) {
       try {
-        listener(audience, event)
+        subscriber(audience, frame)
       } catch (error) {
-        this.log.error({ err: error, eventName: event.eventName }, 'hub: a listener failed')
+        this.log.error({ err: error, eventName: frame.eventName }, 'hub: a listener failed')
       }
     }
   }
 
-  subscribe(listener: Listener): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+  subscribe(subscriber: Subscriber): () => void {
+    this.subscribers.add(subscriber)
+    return () => this.subscribers.delete(subscriber)
   }
 
   /** Nothing between this process's publishers and its sockets can lose an event. */
@@ -70,6 +64,6 @@ export class LocalHub implements Hub {
   async ready(): Promise<void> {}
 
   async close(): Promise<void> {
-    this.listeners.clear()
+    this.subscribers.clear()
   }
 }

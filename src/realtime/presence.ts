@@ -1,4 +1,6 @@
 import type { Redis } from 'ioredis'
+import type { User } from '../domain/users/user.js'
+import type { Hub } from './hub.js'
 
 /** One open socket of a user, as presence knows it. */
 export interface PresenceSocket {
@@ -145,7 +147,7 @@ export class RedisPresence implements PresenceStore {
 
 /** What presence needs of the domain: who a user is, and who shares a room with them. */
 export interface PresenceDirectory {
-  user(organizationID: string, userID: string): Promise<unknown>
+  user(organizationID: string, userID: string): Promise<User>
   peers(userID: string): Promise<string[]>
 }
 
@@ -157,9 +159,7 @@ export class Presence {
   constructor(
     private readonly store: PresenceStore,
     private readonly directory: PresenceDirectory,
-    private readonly hub: {
-      publish(audience: { userIDs: string[] }, event: { eventName: string; data: unknown }): void
-    },
+    private readonly hub: Pick<Hub, 'publish'>,
     private readonly now: () => number,
   ) {}
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Redis } from 'ioredis'
 import { randomToken } from '../lib/secrets.js'
-import { type Audience, type Hub, type Listener, LocalHub, type RealtimeEvent } from './hub.js'
+import { type Audience, type Frame, type Hub, LocalHub, type Subscriber } from './hub.js'
 
 const CHANNEL = 'parley:events'
 
@@ -16,7 +16,8 @@ interface Envelope {
   origin: string
   seq: number
   audience?: Audience
-  event?: RealtimeEvent
+  /** The frame (named `event` on the channel, which instances of every version share). */
+  event?: Frame
 }
 
 function parseEnvelope(raw: string): Envelope | undefined {
@@ -89,14 +90,14 @@ export class RedisHub implements Hub {
     this.lost()
   }
 
-  publish(audience: Audience, event: RealtimeEvent): void {
-    this.local.publish(audience, event)
+  publish(audience: Audience, frame: Frame): void {
+    this.local.publish(audience, frame)
     this.seq += 1
-    this.send({ origin: this.origin, seq: this.seq, audience, event })
+    this.send({ origin: this.origin, seq: this.seq, audience, event: frame })
   }
 
-  subscribe(listener: Listener): () => void {
-    return this.local.subscribe(listener)
+  subscribe(subscriber: Subscriber): () => void {
+    return this.local.subscribe(subscriber)
   }
 
   onLoss(listener: () => void): () => void {

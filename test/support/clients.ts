@@ -1,4 +1,4 @@
-import type { RealtimeEvent } from '../../src/realtime/hub.js'
+import type { Frame } from '../../src/realtime/hub.js'
 import type { Reply, TestServer } from './app.js'
 import { createOrganizationWithKey, validTicketRequest } from './fixtures.js'
 
@@ -68,7 +68,7 @@ export async function createOrganization(server: TestServer, name = 'Acme') {
 
 /** Every event published on the server's hub from now on, with its audience. */
 export function recordEvents(server: TestServer) {
-  const events: { userIDs: readonly string[]; sessionIDs: readonly string[]; event: RealtimeEvent }[] = []
+  const events: { userIDs: readonly string[]; sessionIDs: readonly string[]; event: Frame }[] = []
   const stop = server.app.services.hub.subscribe((audience, event) =>
     events.push({ userIDs: audience.userIDs ?? [], sessionIDs: audience.sessionIDs ?? [], event }),
   )

@@ -12,18 +12,14 @@ import {
 } from '../../packages/client/src/index.js'
 import { send } from './app.js'
 import { validTicketRequest } from './fixtures.js'
+import { eventually } from './poll.js'
 
 // The client SDK against a real Parley: its network seen (and, where a test says so, held or cut)
 // through the `fetch` option, which is how an application would wrap it too.
 
-/** Polls `check` until it holds (every 10 ms, for up to `ms`). */
-export async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
+/** Polls `check` until it holds (every 10 ms, for up to `ms`): the tests' one polling helper. */
+export const until = (check: () => boolean, what: string, ms = 15_000): Promise<void> =>
+  eventually(check, what, ms, 10)
 
 /** A `fetch` that records every request and answer, and can hold reconnects or lose answers. */
 export class Network {

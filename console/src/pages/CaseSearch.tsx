@@ -4,6 +4,7 @@ import { call } from '../api'
 import { EmptyState, ErrorNote } from '../components/ui'
 import { when } from '../format'
 import { useLoad, useNow } from '../hooks'
+import { CASE_STATUSES } from '../lists.generated'
 import type { CaseStatus, Request } from '../types'
 import { useNames, useWorkspace } from '../workspace'
 import { TagChips, useTagList } from './CaseTags'
@@ -12,7 +13,7 @@ import { TagChips, useTagList } from './CaseTags'
 // topic, agent, tag, from, to), so an opened result keeps the search around it.
 
 const KEYS = ['q', 'status', 'topic', 'agent', 'tag', 'from', 'to'] as const
-const STATUSES: CaseStatus[] = ['bot', 'queued', 'assigned', 'closed']
+const STATUSES: readonly CaseStatus[] = CASE_STATUSES
 
 /** The search of the URL: active when it has words or a filter. */
 export function useCaseSearch() {

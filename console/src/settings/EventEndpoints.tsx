@@ -3,20 +3,11 @@ import { call } from '../api'
 import { CopyField, EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { fullTime, when } from '../format'
 import { useAction, useLoad } from '../hooks'
+import { EVENT_TYPES as EVENT_TYPE_LIST } from '../lists.generated'
 import type { EventEndpoint, EventType } from '../types'
 
 /** Every event type, as the admin API takes them (docs/reference/events.md). */
-const EVENT_TYPES: EventType[] = [
-  'message.new',
-  'message.read',
-  'case.created',
-  'case.handed_over',
-  'case.assigned',
-  'case.closed',
-  'case.rated',
-  'user.created',
-  'user.deleted',
-]
+const EVENT_TYPES: readonly EventType[] = EVENT_TYPE_LIST
 
 /** Event endpoints: where the organization's backend gets which events, and how their deliveries went. */
 export function EventEndpointsPage() {

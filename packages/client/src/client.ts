@@ -3,6 +3,7 @@ import { BACKOFF_DEFAULTS, type BackoffOptions } from './backoff.js'
 import { Emitter } from './emitter.js'
 import { isUnauthorized, ParleyError } from './errors.js'
 import { type FilesAPI, filesAPI } from './files.js'
+import type { UserFrame } from './frames.generated.js'
 import { Outbox, type PendingMessage } from './outbox.js'
 import { Realtime, type WebSocketConstructor } from './realtime.js'
 import { Session } from './session.js'
@@ -234,25 +235,28 @@ export class ParleyClient {
     })
   }
 
+  /** A frame the server pushed: one of the catalogue's (frames.generated.ts); others are ignored. */
   private frame(eventName: string, data: unknown): void {
-    switch (eventName) {
+    const frame = { eventName, data } as UserFrame
+    switch (frame.eventName) {
       case 'chat/sendMessage':
-        if (isMessage(data)) this.sync.receive(data)
+        if (isMessage(frame.data)) this.sync.receive(frame.data)
         return
       case 'chat/updateMessage':
-        if (isMessage(data) && this.sync.update(data)) this.events.emit('messageUpdate', data)
+        if (isMessage(frame.data) && this.sync.update(frame.data))
+          this.events.emit('messageUpdate', frame.data)
         return
       case 'chat/startTyping':
       case 'chat/stopTyping': {
-        const { roomID, user } = data as { roomID: string; user: User }
-        this.events.emit('typing', { roomID, user, typing: eventName === 'chat/startTyping' })
+        const { roomID, user } = frame.data
+        this.events.emit('typing', { roomID, user, typing: frame.eventName === 'chat/startTyping' })
         return
       }
       case 'user/status':
-        this.events.emit('presence', data as PresenceEvent)
+        this.events.emit('presence', frame.data)
         return
       case 'case/update':
-        this.events.emit('case', data as Case)
+        this.events.emit('case', frame.data)
         return
     }
   }

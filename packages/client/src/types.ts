@@ -1,6 +1,8 @@
 // The objects of Parley's client and visitor APIs, as the server sends them (docs/reference/client-api.md
 // API, Support cases). Fields are named as on the wire, so a payload can be passed on unchanged.
 
+import type { UserFrames } from './frames.generated.js'
+
 /** A user. Senders that are not end users have `userID` `agent:<id>`, `chatbot:<id>` or `system`. */
 export interface User {
   userID: string
@@ -113,8 +115,8 @@ export interface Case {
   closedTime: number | null
   closedBy: 'user' | 'agent' | 'chatbot' | 'system' | ''
   isClosed: boolean
-  /** The visitor's rating of the closed case; null until rated. */
-  rating?: { rating: number; note: string; rated: number } | null
+  /** The visitor's rating of the closed case (1 worst to 5 best, a note, when); null until rated. */
+  rating: { rating: number; note: string; rated: number } | null
 }
 
 export interface Topic {
@@ -168,3 +170,17 @@ export interface PresenceEvent {
 }
 
 export type ConnectionState = 'connecting' | 'open' | 'offline'
+
+// These objects are checked by the compiler against the server's frame catalogue (frames.generated.ts,
+// written by `npm run api-types` from src/contract/frames.ts): a change the server makes to one fails the
+// SDK's type-check until the type here follows.
+type Same<A, B> = (<G>() => G extends A ? 1 : 2) extends <G>() => G extends B ? 1 : 2 ? true : false
+type Checked<T extends true> = T
+export type CheckedAgainstFrames = [
+  Checked<Same<Message, UserFrames['chat/sendMessage']>>,
+  Checked<Same<Message, UserFrames['chat/updateMessage']>>,
+  Checked<Same<Case, UserFrames['case/update']>>,
+  Checked<Same<User, UserFrames['chat/startTyping']['user']>>,
+  Checked<Same<Omit<TypingEvent, 'typing'>, UserFrames['chat/startTyping']>>,
+  Checked<Same<PresenceEvent, UserFrames['user/status']>>,
+]

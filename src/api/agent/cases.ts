@@ -4,14 +4,14 @@ import { caseMessage, caseRequest, taggedCaseShape, tagList } from '../../contra
 import { messageShape } from '../../contract/chat.js'
 import { noteShape } from '../../contract/notes.js'
 import { agentCaseShape, visitorProfileShape } from '../../contract/visitors.js'
-import { caseContent } from '../../domain/cases/case.js'
+import { CASE_STATUSES, caseContent } from '../../domain/cases/case.js'
 import { success } from '../../http/envelope.js'
 import { optionalInteger, optionalText, params, requiredChoice, requiredID } from '../../http/params.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
 import { describe, PREFIX } from './describe.js'
 
 const caseList = params({
-  status: (name: string) => requiredChoice(['bot', 'queued', 'assigned', 'closed'])(name).optional(),
+  status: (name: string) => requiredChoice(CASE_STATUSES)(name).optional(),
   topicID: optionalInteger({ min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
   mine: () => z.boolean({ error: "Param 'mine' must be a boolean" }).optional(),
   tags: (name: string) =>
@@ -58,7 +58,7 @@ const markReadRequest = params({
 /** The agents' case routes (docs/reference/agent-api.md), in the signed-in scope of the agent API. */
 export async function agentCaseAPI(signedIn: FastifyInstance): Promise<void> {
   const routes = signedIn.withTypeProvider<ZodTypeProvider>()
-  const cases = routes.services.cases.agents
+  const cases = routes.services.cases.agentCases
   routes.post(
     `${PREFIX}/case/get_list`,
     describe(

@@ -84,7 +84,7 @@ export async function agentAPI(
   )
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { agents, agentSessions } = app.services
-  const cases = app.services.cases.agents
+  const cases = app.services.cases.agentCases
 
   app.post(
     `${PREFIX}/auth/login`,

@@ -46,7 +46,7 @@ export async function visitorAPI(fastify: FastifyInstance): Promise<void> {
   documentSecurity(fastify, SECURITY.client)
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { topics } = app.services
-  const cases = app.services.cases.visitors
+  const cases = app.services.cases.visitorCases
   const describe = <B, R extends z.ZodType>(summary: string, body: B, data: R) => ({
     schema: { summary, tags: ['visitor'], body, response: { 200: successEnvelope(data), ...errors } },
   })

@@ -91,7 +91,7 @@ const ANSWERS = {
  */
 export async function webhookAPI(app: FastifyInstance): Promise<void> {
   const { chatbots } = app.services
-  const cases = app.services.cases.chatbots
+  const cases = app.services.cases.chatbotCases
   app.decorateRequest('chatbot', null as unknown as Chatbot)
   /** The chatbot of the path, by its Secret-Key: checked before the body is read. */
   const authenticate = async (request: FastifyRequest) => {

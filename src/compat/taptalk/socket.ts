@@ -1,6 +1,5 @@
 import type { Message } from '../../domain/messages/message.js'
-import type { Dialect } from '../../realtime/connections.js'
-import type { RealtimeEvent } from '../../realtime/hub.js'
+import type { Dialect, OutgoingFrame } from '../../realtime/connections.js'
 import { fromSDKMessage, toSDKMessage } from './model.js'
 
 const MESSAGE_EVENTS = new Set(['chat/sendMessage', 'chat/updateMessage'])
@@ -11,7 +10,7 @@ const MESSAGE_EVENTS = new Set(['chat/sendMessage', 'chat/updateMessage'])
  * its model; its `chat/sendMessage` comes in as its whole message model.
  */
 export const taptalkDialect: Dialect = {
-  encode(event: RealtimeEvent): Buffer {
+  encode(event: OutgoingFrame): Buffer {
     const data = MESSAGE_EVENTS.has(event.eventName) ? toSDKMessage(event.data as Message) : event.data
     return Buffer.from(JSON.stringify({ ...event, data }))
   },

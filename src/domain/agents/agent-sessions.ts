@@ -4,9 +4,9 @@ import type { Clock } from '../../lib/clock.js'
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../../lib/passwords.js'
 import { csrfTokenOf, hashSecret, randomToken } from '../../lib/secrets.js'
 import { TTLCache } from '../../lib/ttl-cache.js'
-import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { Schema } from '../../storage/schema.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Repositories } from '../repositories.js'
 import { type Agent, type AgentIdentity, type AgentRole, toAgent } from './agent.js'
 
@@ -43,7 +43,7 @@ export class AgentSessions {
     private readonly database: Database,
     private readonly repositories: Pick<Repositories, 'agents'>,
     private readonly clock: Clock,
-    private readonly hub: Hub,
+    private readonly happenings: Dispatcher,
   ) {
     this.sessions = new TTLCache(clock, 1000, async (tokenHash) => {
       const row = await this.repositories.agents.findAgentSession(database.db, tokenHash)
@@ -130,7 +130,7 @@ export class AgentSessions {
     for (const tokenHash of tokenHashes) {
       this.sessions.delete(tokenHash)
       const { sessionID } = agentSocketIdentity({ agentAccountID, organizationID, tokenHash })
-      this.hub.publish({ sessionIDs: [sessionID] }, { eventName: 'session/revoked', data: { sessionID } })
+      void this.happenings.tell('session.revoked', { sessionID })
     }
   }
 }

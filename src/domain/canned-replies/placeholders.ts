@@ -11,13 +11,6 @@ export interface PlaceholderValues {
 /** Said for `{visitor.name}` and `{visitor.firstName}` when the visitor's app gave no name. */
 export const NAMELESS_VISITOR = 'there'
 
-export const PLACEHOLDERS = [
-  '{visitor.name}',
-  '{visitor.firstName}',
-  '{visitor.email}',
-  '{agent.name}',
-] as const
-
 const PLACEHOLDER = /\{(visitor\.name|visitor\.firstName|visitor\.email|agent\.name)\}/g
 
 /** `text` with its placeholders filled in; an unknown value (no e-mail) leaves its placeholder as typed. */

@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock.js'
 import { TYPING_REPEAT_MS, TypingNotices } from '../../lib/typing-notices.js'
 import type { Database } from '../../storage/database.js'
 import type { AgentIdentity } from '../agents/agent.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import { type Message, nonUserSender } from '../messages/message.js'
 import type { MessageContent } from '../messages/message-types.js'
 import type { MessagesService } from '../messages/messages.service.js'
@@ -33,6 +34,7 @@ export interface AgentCasesDependencies {
   messages: MessagesService
   topics: TopicsService
   rows: CaseRows
+  happenings: Dispatcher
 }
 
 type Work = (trx: Trx, now: number) => Promise<Outcome>
@@ -169,10 +171,8 @@ export class AgentCases {
       this.deps.rooms.snapshot(row.room_id),
     ])
     const user = nonUserSender(senderID, names[0]?.name ?? '')
-    this.deps.rooms.announceTyping(
-      { roomID: row.room_id, user, typing },
-      participants.map((p) => p.user_id),
-    )
+    const userIDs = participants.map((p) => p.user_id)
+    await this.deps.happenings.tell('typing.changed', { roomID: row.room_id, user, typing, userIDs })
     this.typingNotices.relayed(key, eventName)
   }
 

@@ -1,12 +1,11 @@
 import type { Kysely, Selectable } from 'kysely'
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
-import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
-import type { OutboxBell } from '../delivery/outbox-bell.js'
 import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Message } from '../messages/message.js'
 import { checkContent, type MessageContent, MessageType } from '../messages/message-types.js'
 import type { MessagesService } from '../messages/messages.service.js'
@@ -40,16 +39,16 @@ export const unchanged = (row: CaseRow, messages: MessageRow[] = []): Outcome =>
 export interface EngineDependencies {
   database: Database
   clock: Clock
-  hub: Hub
+  /** Where each change is reported: what it records in the outbox and who hears of it follow from there. */
+  happenings: Dispatcher
   repositories: Pick<Repositories, 'cases' | 'messages' | 'deliveries' | 'agents'>
   rooms: RoomsService
   messages: MessagesService
   /** What agents' lists show of a case: its `case/update` to agents carries it too. */
   rows: CaseRows
   files: Files
-  /** Events to the customer's backend (and to chatbots that opted in), recorded with the change. */
-  events: Events
-  outbox: OutboxBell
+  /** Whether the organization listens to messages (when not, a case's message needs no transaction). */
+  events: Pick<Events, 'mayRecord'>
 }
 
 const SYSTEM = 'system'
@@ -59,8 +58,8 @@ export const caseClosed = () => caseIs('closed')
 /**
  * Runs changes of support cases (docs/reference/cases.md, docs/reference/chatbot-webhook.md): every change to one case is one transaction, run
  * one at a time per case (in order of arrival here; a row lock orders them across instances);
- * status changes follow the state table and leave a system message; after the commit the new
- * messages go to the room and `case/update` to everyone following the case.
+ * status changes follow the state table and leave a system message; each is reported to the
+ * dispatcher, and after the commit the new messages and the case are told to everyone following it.
  */
 export class CaseEngine {
   private readonly queues = new Map<string, Promise<unknown>>()
@@ -123,12 +122,11 @@ export class CaseEngine {
     // Whatever the chatbot has not received yet, it will not need.
     if (from === 'bot') await deliveries.abandonPending(trx, row.id, now)
     const message = await this.systemMessage(trx, moved, step.action, step.text, now)
-    await this.deps.events.caseMoved(
-      trx,
-      moved,
+    await this.deps.happenings.emit(trx, 'case.moved', {
+      row: moved,
       from,
-      step.by ?? (to === 'closed' ? String(moved.closed_by) : 'system'),
-    )
+      by: step.by ?? (to === 'closed' ? String(moved.closed_by) : 'system'),
+    })
     return { row: moved, before: row, messages: [message].filter(isDefined), changed: true }
   }
 
@@ -162,7 +160,7 @@ export class CaseEngine {
 
   /**
    * Stores a message in the case's room; a retry (the same sender and localID) gives the message
-   * stored before. A visitor's message to a chatbot's case is queued for delivery to it.
+   * stored before. A new one is reported (a visitor's message to a chatbot's case is delivered to it).
    */
   async store(
     trx: Trx,
@@ -172,7 +170,7 @@ export class CaseEngine {
     content: MessageContent,
     now: number,
   ) {
-    const { messages, deliveries } = this.deps.repositories
+    const { messages } = this.deps.repositories
     const { ids } = this.deps.database
     const { files } = this.deps
     const withFile = await files.contentWithFile(
@@ -196,24 +194,14 @@ export class CaseEngine {
       await this.deps.repositories.cases.markFirstResponse(trx, row.id, now)
       row.first_response_at = now
     }
-    // For the customer's backend: the visitor is whom a reply is for (agents and bots are not its users).
-    await this.deps.events.messageNew(
-      trx,
-      row.organization_id,
+    // The visitor is whom a reply is for (agents and bots are not the customer's users).
+    await this.deps.happenings.emit(trx, 'message.stored', {
+      organizationID: row.organization_id,
       message,
-      senderID === row.user_id ? [] : [row.user_id],
-    )
-    if (senderID === row.user_id && row.status === 'bot' && row.chatbot_id) {
-      await deliveries.recordDelivery(trx, {
-        id: ids.next(),
-        caseID: row.id,
-        chatbotID: row.chatbot_id,
-        messageID: message.id,
-        seq: message.created,
-        now,
-      })
-      this.deps.database.afterCommit(trx, this.deps.outbox.ring)
-    }
+      recipientIDs: senderID === row.user_id ? [] : [row.user_id],
+      now,
+      case: row,
+    })
     return message
   }
 
@@ -251,8 +239,8 @@ export class CaseEngine {
   }
 
   /**
-   * After the commit: the new messages to the room, and `case/update` to everyone in the case (to
-   * its agents with the visitor and last message, as the agent API's case list shows it).
+   * After the commit: the new messages to the room, and the case to everyone in it (to its agents
+   * with the visitor and last message, as the agent API's case list shows it).
    */
   private async announce(outcome: Outcome, exceptSessionID?: string): Promise<Message[]> {
     const { row } = outcome
@@ -273,13 +261,13 @@ export class CaseEngine {
       alsoUserIDs: agents,
     })
     if (outcome.changed) {
-      if (!outcome.agentsOnly)
-        this.deps.hub.publish({ userIDs: [row.user_id] }, { eventName: 'case/update', data: toCase(row) })
       // Agents get the case as their lists show it: with its visitor and its last message.
-      if (agents.length > 0) {
-        const [item] = await this.deps.rows.describe(row.organization_id, [row])
-        this.deps.hub.publish({ userIDs: agents }, { eventName: 'case/update', data: item })
-      }
+      const [agentCase] = agents.length > 0 ? await this.deps.rows.describe(row.organization_id, [row]) : []
+      await this.deps.happenings.tell('case.updated', {
+        case: toCase(row),
+        ...(outcome.agentsOnly ? {} : { visitorUserID: row.user_id }),
+        ...(agentCase ? { agents: { userIDs: agents, agentCase } } : {}),
+      })
     }
     return messages
   }

@@ -3,7 +3,9 @@ import type { Selectable } from 'kysely'
 import { AppError } from '../../errors/app-error.js'
 import type { CasesTable } from '../../storage/schema.js'
 
-export type CaseStatus = 'bot' | 'queued' | 'assigned' | 'closed'
+/** A case's statuses (docs/reference/cases.md): the one list; the console's copy is generated from it. */
+export const CASE_STATUSES = ['bot', 'queued', 'assigned', 'closed'] as const
+export type CaseStatus = (typeof CASE_STATUSES)[number]
 export type ClosedBy = 'user' | 'agent' | 'chatbot' | 'system'
 
 /** The visitor's rating of a closed case: 1–5, a note ('' for none), when it was given (epoch ms). */
@@ -85,8 +87,6 @@ export function mayRequeue(
   if (agent.role === 'admin' || row.agent_account_id === agent.agentAccountID) return true
   return row.status === 'queued' && agentTopics.includes(row.topic_id)
 }
-
-export const OPEN_STATUSES: CaseStatus[] = ['bot', 'queued', 'assigned']
 
 /** 10 upper-case hex characters, e.g. `FBED34A1EF`. */
 export const newCaseID = (): string => randomBytes(5).toString('hex').toUpperCase()

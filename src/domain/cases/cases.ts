@@ -1,10 +1,9 @@
 import type { Clock } from '../../lib/clock.js'
-import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
-import type { OutboxBell } from '../delivery/outbox-bell.js'
 import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { MessagesService } from '../messages/messages.service.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import type { Repositories } from '../repositories.js'
@@ -19,13 +18,13 @@ import { CaseTags } from './case-tags.js'
 import { ChatbotCases } from './chatbot-cases.js'
 import { ServerCases } from './server-cases.js'
 import { VisitorCases } from './visitor-cases.js'
-import { Visitors } from './visitors.js'
+import { VisitorProfiles } from './visitor-profiles.js'
 
 /** Support cases: one module per actor, over one engine that runs every change and one assignment. */
 export interface Cases {
-  visitors: VisitorCases
-  agents: AgentCases
-  chatbots: ChatbotCases
+  visitorCases: VisitorCases
+  agentCases: AgentCases
+  chatbotCases: ChatbotCases
   assignment: Assignment
   /** Cases as agents see them (tags, visitor, last message). */
   rows: CaseRows
@@ -34,22 +33,21 @@ export interface Cases {
   /** The organization's labels on cases. */
   tags: CaseTags
   /** Who a case's visitor is: profile and earlier cases, for agents. */
-  visitorProfiles: Visitors
+  visitorProfiles: VisitorProfiles
   /** The customer's backend: cases on visitors' behalf (server API). */
-  server: ServerCases
+  serverCases: ServerCases
 }
 
 export interface CasesDependencies {
   database: Database
   clock: Clock
-  hub: Hub
+  /** Where every change of a case is reported. */
+  happenings: Dispatcher
   repositories: Repositories
   rooms: RoomsService
   messages: MessagesService
   files: Files
   events: Events
-  /** Rung as a visitor's message for a bot commits (its delivery is in the outbox). */
-  outbox: OutboxBell
   topics: TopicsService
   chatbots: ChatbotsService
   organizations: OrganizationsService
@@ -61,16 +59,16 @@ export function createCases(deps: CasesDependencies): Cases {
   const rows = new CaseRows(deps)
   const engine = new CaseEngine({ ...deps, rows })
   const assignment = new Assignment({ ...deps, engine })
-  const visitors = new VisitorCases({ ...deps, engine, assignment })
+  const visitorCases = new VisitorCases({ ...deps, engine, assignment })
   return {
-    visitors,
-    agents: new AgentCases({ ...deps, engine, assignment, rows }),
-    chatbots: new ChatbotCases({ ...deps, engine, assignment }),
+    visitorCases,
+    agentCases: new AgentCases({ ...deps, engine, assignment, rows }),
+    chatbotCases: new ChatbotCases({ ...deps, engine, assignment }),
     assignment,
     rows,
     reopening: new CaseReopening({ ...deps, engine, rows }),
     tags: new CaseTags({ ...deps, engine, rows }),
-    visitorProfiles: new Visitors({ ...deps, rows }),
-    server: new ServerCases({ ...deps, engine, visitors }),
+    visitorProfiles: new VisitorProfiles({ ...deps, rows }),
+    serverCases: new ServerCases({ ...deps, engine, visitorCases }),
   }
 }

@@ -115,7 +115,7 @@ export class ChatbotCases {
   }
 
   /** Hands the open cases of deactivated chatbots over to agents. */
-  async handOverAllOf(chatbotIDs: string[]): Promise<void> {
+  async handOverAllOf(chatbotIDs: readonly string[]): Promise<void> {
     for (const { id } of await this.deps.repositories.cases.botCasesOf(this.deps.database.db, chatbotIDs)) {
       await this.handOver(id, NO_LONGER_ACTIVE)
     }

@@ -7,7 +7,7 @@ import type { VisitorCases } from './visitor-cases.js'
 export interface ServerCasesDependencies {
   database: Database
   engine: CaseEngine
-  visitors: VisitorCases
+  visitorCases: VisitorCases
   repositories: Pick<Repositories, 'cases'>
 }
 
@@ -28,7 +28,7 @@ export class ServerCases {
   /** A case opened for the visitor as if they had opened it (the same rules: chatbot, queue, limit). */
   create(organizationID: string, userID: string, input: { topicID?: number | undefined; message: string }) {
     // No session of the visitor's made it: nothing to leave out of the announcement.
-    return this.deps.visitors.create({ organizationID, userID, sessionID: '' }, input)
+    return this.deps.visitorCases.create({ organizationID, userID, sessionID: '' }, input)
   }
 
   async get(organizationID: string, caseID: string): Promise<Case> {

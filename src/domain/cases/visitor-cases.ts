@@ -2,7 +2,7 @@ import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
-import type { Events } from '../events/events.service.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Message } from '../messages/message.js'
 import { checkContent, type MessageContent, MessageType } from '../messages/message-types.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
@@ -28,7 +28,7 @@ export interface VisitorCasesDependencies {
   clock: Clock
   engine: CaseEngine
   assignment: Assignment
-  events: Events
+  happenings: Dispatcher
   repositories: Pick<Repositories, 'cases' | 'chatbots' | 'rooms' | 'messages'>
   topics: TopicsService
   chatbots: ChatbotsService
@@ -135,7 +135,7 @@ export class VisitorCases {
       const row = await this.ownCase(trx, client, caseID, { lock: true })
       if (row.status !== 'closed') throw new AppError('conflict', 'case is not closed')
       const rated = await this.deps.repositories.cases.rateCase(trx, row.id, { ...input, now })
-      if (rated) await this.deps.events.caseRated(trx, rated)
+      if (rated) await this.deps.happenings.emit(trx, 'case.rated', { row: rated })
       // Closed is final, so the case cannot have moved since it was read under the lock.
       return { row: rated ?? row, messages: [], changed: rated !== undefined }
     })
@@ -167,7 +167,7 @@ export class VisitorCases {
     await rooms.insertRoom(trx, { ...room, type: RoomType.case, created: row.created, updated: row.created })
     await rooms.addParticipants(trx, row.room_id, [client.userID], row.created)
     await cases.insertCase(trx, row)
-    await this.deps.events.caseCreated(trx, row)
+    await this.deps.happenings.emit(trx, 'case.created', { row })
   }
 
   /**

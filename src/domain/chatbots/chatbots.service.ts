@@ -11,6 +11,7 @@ import type { Database } from '../../storage/database.js'
 import type { ChatbotsTable, Schema } from '../../storage/schema.js'
 import { type Actor, findForAdmin, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import type { Repositories } from '../repositories.js'
 
@@ -58,11 +59,9 @@ const toChatbot = (row: Selectable<ChatbotsTable>): Chatbot => ({
 
 /**
  * Custom chatbots. At most one per organization is active: it answers new cases. Deactivating one
- * hands its cases over to agents (through `onDeactivated`, wired to the cases module).
+ * is reported (`chatbot.deactivated`): its cases go over to agents.
  */
 export class ChatbotsService {
-  /** Set by the wiring: hands the cases of deactivated chatbots over. */
-  onDeactivated: (chatbotIDs: string[]) => Promise<void> = async () => {}
   /** For webhook calls (requests), read on the requests' connections. */
   private readonly cache: TTLCache<string, KnownChatbot | undefined>
   /**
@@ -79,6 +78,7 @@ export class ChatbotsService {
     private readonly organizations: OrganizationsService,
     private readonly audit: AuditLog,
     private readonly publicURL: string,
+    private readonly happenings: Dispatcher,
     /** Where chatbot URLs may point; the delivery worker connects through it too. */
     readonly destinations = new DestinationPolicy(),
   ) {
@@ -209,7 +209,7 @@ export class ChatbotsService {
       return others
     })
     for (const id of [chatbotID, ...replaced]) this.forget(id)
-    await this.onDeactivated(replaced)
+    await this.happenings.tell('chatbot.deactivated', { chatbotIDs: replaced })
     return this.show(chatbotID)
   }
 
@@ -220,7 +220,7 @@ export class ChatbotsService {
       await this.audit.record(actor, organizationID, 'chatbot.deactivate', { chatbotID }, trx)
     })
     this.forget(chatbotID)
-    await this.onDeactivated([chatbotID])
+    await this.happenings.tell('chatbot.deactivated', { chatbotIDs: [chatbotID] })
     return this.show(chatbotID)
   }
 

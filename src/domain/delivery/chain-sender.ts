@@ -47,12 +47,6 @@ export async function sendChain(
   return attempts
 }
 
-/** Chains sent on the worker's own event loop (for tests that wrap the client). */
-export const inlineChainSender = (client: ChatbotClient, destinations: DestinationPolicy): ChainSender => ({
-  send: (chain) => sendChain(chain, client, destinations),
-  close: async () => {},
-})
-
 /** The sender thread's module: compiled (dist/), or run from source (tests) through tsx. */
 function startThread(allow: string): Worker {
   const source = import.meta.url.endsWith('.ts')

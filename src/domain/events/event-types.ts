@@ -35,7 +35,7 @@ export interface EventUser {
 }
 
 /** Who moved a case: `user` (the visitor), `agent`, `chatbot`, `admin` or `system`. */
-export interface CaseEvent {
+export interface CaseEventData {
   case: Case
   by: string
 }
@@ -58,10 +58,10 @@ export interface EventData {
   }
   /** The user's read mark moved up to the message `created` at `upTo`. */
   'message.read': { roomID: string; userID: string; xcUserID: string; upTo: number }
-  'case.created': CaseEvent
-  'case.handed_over': CaseEvent
-  'case.assigned': CaseEvent
-  'case.closed': CaseEvent
+  'case.created': CaseEventData
+  'case.handed_over': CaseEventData
+  'case.assigned': CaseEventData
+  'case.closed': CaseEventData
   'case.rated': { case: Case; rating: CaseRating }
   'user.created': { user: EventUser }
   'user.deleted': { user: EventUser }

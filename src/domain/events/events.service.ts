@@ -4,7 +4,7 @@ import { TTLCache } from '../../lib/ttl-cache.js'
 import type { Database } from '../../storage/database.js'
 import type { CasesTable, MessagesTable, Schema } from '../../storage/schema.js'
 import { toCase } from '../cases/case.js'
-import type { OutboxBell } from '../delivery/outbox-bell.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Repositories } from '../repositories.js'
 import {
   CHATBOT_EVENT_TYPES,
@@ -39,8 +39,8 @@ export class Events {
       repositories: Pick<Repositories, 'events' | 'deliveries' | 'chatbots' | 'users'>
       /** Writes a body through its type's schema (the contract's, given by the composition root). */
       encode: EventEncoder
-      /** Rung as the deliveries written here commit. */
-      outbox: OutboxBell
+      /** Told of each delivery written here (the delivery bell rings as it commits). */
+      happenings: Dispatcher
     },
   ) {
     this.subscribed = new TTLCache(deps.clock, SUBSCRIBED_CACHE_MS, async (organizationID) => {
@@ -101,7 +101,7 @@ export class Events {
         now,
       })
     }
-    this.deps.database.afterCommit(trx, this.deps.outbox.ring)
+    await this.deps.happenings.emit(trx, 'delivery.recorded', {})
   }
 
   /**
@@ -128,7 +128,7 @@ export class Events {
       payload: this.deps.encode(type, row.organization_id, now, data),
       now,
     })
-    this.deps.database.afterCommit(trx, this.deps.outbox.ring)
+    await this.deps.happenings.emit(trx, 'delivery.recorded', {})
   }
 
   /** `message.new`: the message and whom it is for (their `online` is filled when it is sent). */

@@ -1,11 +1,11 @@
 import type { Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
-import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { MessagesTable } from '../../storage/schema.js'
 import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Repositories } from '../repositories.js'
 import { RoomType } from '../rooms/room.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
@@ -18,8 +18,8 @@ import { newMessage } from './store-message.js'
 
 /**
  * Messages in rooms. A send is idempotent on (sender, localID); `created` strictly increases
- * within a room, so paging by it neither skips nor repeats. Every change is announced on the hub
- * to every participant (all their devices).
+ * within a room, so paging by it neither skips nor repeats. Every change is reported to the
+ * dispatcher (what the outbox records, and who hears of it: every participant, all their devices).
  */
 export class MessagesService {
   constructor(
@@ -28,7 +28,7 @@ export class MessagesService {
     private readonly clock: Clock,
     private readonly senders: Senders,
     private readonly rooms: RoomsService,
-    private readonly hub: Hub,
+    private readonly happenings: Dispatcher,
     private readonly files: Files,
     private readonly events: Events,
   ) {
@@ -72,8 +72,13 @@ export class MessagesService {
           const stored = await this.repositories.messages.storeMessage(trx, { ...message, ...withFile })
           if (stored) {
             await this.files.attach(trx, { id: stored.id, roomID: access.room.id, content: withFile })
-            const recipients = access.participants.map((p) => p.user_id).filter((id) => id !== senderID)
-            await this.events.messageNew(trx, sender.organizationID, stored, recipients)
+            const recipientIDs = access.participants.map((p) => p.user_id).filter((id) => id !== senderID)
+            await this.happenings.emit(trx, 'message.stored', {
+              organizationID: sender.organizationID,
+              message: stored,
+              recipientIDs,
+              now: message.now,
+            })
           }
           return stored
         })
@@ -126,7 +131,12 @@ export class MessagesService {
         // A read mark that moves is news for the backend; a receipt for what was read already is not.
         const mark = access.participants.find((p) => p.user_id === client.userID)?.read_up_to ?? 0
         if (kind === 'read' && upTo > Number(mark))
-          await this.events.messageRead(trx, client.organizationID, access.room.id, client.userID, upTo)
+          await this.happenings.emit(trx, 'message.read', {
+            organizationID: client.organizationID,
+            roomID: access.room.id,
+            userID: client.userID,
+            upTo,
+          })
       }
     })
     await this.announceUpdates(client, byRoom)
@@ -182,16 +192,18 @@ export class MessagesService {
   }
 
   /**
-   * `chat/updateMessage` for messages whose state changed (`access` as it is now), to the room's
-   * participants and those who follow it (a case's agents).
+   * Messages whose state changed (`access` as it is now): for the room's participants and those who
+   * follow it (a case's agents).
    */
   async announceUpdated(organizationID: string, access: RoomAccess, rows: Selectable<MessagesTable>[]) {
     if (rows.length === 0) return
-    const [messages, followers] = await Promise.all([
-      this.toMessages(organizationID, access, rows),
-      this.rooms.followersOf(access.room),
-    ])
-    this.announce(access, 'chat/updateMessage', messages, undefined, followers)
+    const messages = await this.toMessages(organizationID, access, rows)
+    const { room } = access
+    await this.happenings.tell('message.updated', {
+      messages,
+      audience: this.audienceOf(access),
+      followersOfRoom: room.type === RoomType.case ? room.id : undefined,
+    })
   }
 
   /** Announces messages just stored (by this module or by cases) to the room's participants. */
@@ -202,23 +214,19 @@ export class MessagesService {
     audience: { exceptSessionID?: string | undefined; alsoUserIDs?: string[] } = {},
   ): Promise<Message[]> {
     const messages = await this.toMessages(organizationID, access, rows)
-    this.announce(access, 'chat/sendMessage', messages, audience.exceptSessionID, audience.alsoUserIDs)
+    await this.happenings.tell('message.sent', {
+      messages,
+      audience: this.audienceOf(access, audience.exceptSessionID, audience.alsoUserIDs),
+    })
     return messages
   }
 
-  private announce(
-    access: RoomAccess,
-    eventName: string,
-    messages: Message[],
-    exceptSessionID?: string,
-    alsoUserIDs: string[] = [],
-  ): void {
-    const audience = {
-      // Participants, and those who follow the room without being in it (a case's agents).
+  /** The room's participants, and those who follow it without being in it (a case's agents). */
+  private audienceOf(access: RoomAccess, exceptSessionID?: string, alsoUserIDs: string[] = []) {
+    return {
       userIDs: [...access.participants.map((p) => p.user_id), ...alsoUserIDs],
       ...(exceptSessionID ? { exceptSessionID } : {}),
     }
-    for (const message of messages) this.hub.publish(audience, { eventName, data: message })
   }
 
   private async requireInRoom(messageID: string, roomID: string): Promise<void> {

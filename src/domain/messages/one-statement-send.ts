@@ -30,9 +30,8 @@ export class OneStatementSend {
   ) {
     // A batch that fails stored none of its messages (one statement): each goes the general way,
     // which fails alone, with its own error, if it fails at all. One batch at a time: each is a
-    // commit, and under load the next gathers more messages while this one flushes (measured:
-    // PostgreSQL's CPU 48-49 % at 1,000 and 2,000 msg/s, against 60-61 % with two at a time, for
-    // the same latency).
+    // commit, and under load the next gathers more messages while this one flushes, which costs
+    // PostgreSQL less CPU for the same latency (docs/benchmarks.md, "Real time").
     this.stores = new Batcher(
       (sends) => storeInRooms(database.db, sends).catch(() => sends.map(() => undefined)),
       1,

@@ -1,26 +1,14 @@
 import type { Selectable } from 'kysely'
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
-import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { CaseNotesTable } from '../../storage/schema.js'
 import type { AgentIdentity } from '../agents/agent.js'
 import { caseNotFound } from '../cases/case-engine.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Repositories } from '../repositories.js'
 import { mentionedIn } from './mentions.js'
-
-/** An internal note on a case: agents only, never a message of the case's room. */
-export interface CaseNote {
-  noteID: string
-  caseID: string
-  agentAccountID: string
-  /** The writer's name (as agents' messages show it). */
-  agentName: string
-  text: string
-  /** The colleagues the note mentions (agentAccountIDs), in order of first mention. */
-  mentions: string[]
-  created: number
-}
+import type { CaseNote } from './note.js'
 
 /** A note that mentions you, and whether you have read it. */
 export interface Mention {
@@ -32,7 +20,7 @@ export interface Mention {
 export interface CaseNotesDependencies {
   database: Database
   clock: Clock
-  hub: Hub
+  happenings: Dispatcher
   repositories: Pick<Repositories, 'cases' | 'agents' | 'notes' | 'rooms'>
   /** The agents following the case of a room (`agent:<id>`), as they hear of its messages. */
   followersOfRoom: (roomID: string) => Promise<string[]>
@@ -128,21 +116,12 @@ export class CaseNotes {
     return { unread: await notes.unreadMentions(db, agent.agentAccountID) }
   }
 
-  /**
-   * `case/note {caseID, note}` to the case's agents (and the writer's other tabs), and
-   * `agent/mention {caseID, note, by}` to each agent mentioned. Never to the visitor.
-   */
+  /** The case's agents (and the writer's other tabs) hear of the note, and each agent mentioned. Never the visitor. */
   private async announce(roomID: string, writer: AgentIdentity, note: CaseNote): Promise<void> {
-    const { hub } = this.deps
     const following = await this.deps.followersOfRoom(roomID)
-    const agents = [...new Set([...following, `agent:${writer.agentAccountID}`])]
-    hub.publish({ userIDs: agents }, { eventName: 'case/note', data: { caseID: note.caseID, note } })
-    if (note.mentions.length === 0) return
+    const agentUserIDs = [...new Set([...following, `agent:${writer.agentAccountID}`])]
     const by = { agentAccountID: writer.agentAccountID, fullName: note.agentName }
-    hub.publish(
-      { userIDs: note.mentions.map((id) => `agent:${id}`) },
-      { eventName: 'agent/mention', data: { caseID: note.caseID, note, by } },
-    )
+    await this.deps.happenings.tell('note.added', { note, agentUserIDs, by })
   }
 
   /** The case, if it belongs to the agent's organization (as `case/get_by_id` shows it). */

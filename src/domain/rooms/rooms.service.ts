@@ -2,13 +2,12 @@ import type { Insertable, Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { isText } from '../../lib/formats.js'
-import type { Hub } from '../../realtime/hub.js'
 import { Batcher } from '../../storage/batcher.js'
 import type { Database } from '../../storage/database.js'
 import type { RoomParticipantsTable, RoomsTable, UsersTable } from '../../storage/schema.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Repositories } from '../repositories.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
-import type { User } from '../users/user.js'
 import type { UsersService } from '../users/users.service.js'
 import { type GroupRoomLimit, joinGroup } from './group-room-limit.js'
 import { KeptReads } from './kept-reads.js'
@@ -28,17 +27,6 @@ export interface RoomAccess {
  * 40401) and uses only rooms they are in (40301).
  */
 export class RoomsService {
-  /**
-   * Who follows a case's room without being in it (`agent:<id>`: the case's agents): they hear
-   * typing and message updates too. Set once the cases are wired; none until then.
-   */
-  caseFollowersOf: (roomID: string) => Promise<string[]> = () => Promise.resolve([])
-
-  /** Who follows the room without being in it: a case's agents, for its room; none elsewhere. */
-  followersOf(room: Selectable<RoomsTable>): Promise<string[]> {
-    return room.type === RoomType.case ? this.caseFollowersOf(room.id) : Promise.resolve([])
-  }
-
   /** Room reads on PostgreSQL, where a busy server's reads share round trips. */
   private readonly reads: Batcher<RoomReadKey, RoomAccess | undefined> | undefined
   /** SQLite: room reads, kept while nothing they read changes. */
@@ -49,7 +37,7 @@ export class RoomsService {
     private readonly repositories: Pick<Repositories, 'rooms'>,
     private readonly clock: Clock,
     private readonly users: UsersService,
-    private readonly hub: Hub,
+    private readonly happenings: Dispatcher,
     private readonly groupRooms: GroupRoomLimit,
   ) {
     if (database.dialect === 'postgres')
@@ -157,19 +145,10 @@ export class RoomsService {
    */
   async typing(client: ClientIdentity, roomID: string, typing: boolean): Promise<void> {
     const { room, participants } = await this.access(client, roomID)
-    const [user, followers] = await Promise.all([
-      this.users.get(client.organizationID, client.userID),
-      this.followersOf(room),
-    ])
-    const others = participants.map((p) => p.user_id).filter((id) => id !== client.userID)
-    this.announceTyping({ roomID, user, typing }, [...others, ...followers])
-  }
-
-  /** `chat/startTyping` (or `chat/stopTyping`) `{roomID, user}` to these users' sockets. */
-  announceTyping(notice: { roomID: string; user: User; typing: boolean }, userIDs: string[]): void {
-    const eventName = notice.typing ? 'chat/startTyping' : 'chat/stopTyping'
-    const data = { roomID: notice.roomID, user: notice.user }
-    if (userIDs.length > 0) this.hub.publish({ userIDs }, { eventName, data })
+    const user = await this.users.get(client.organizationID, client.userID)
+    const userIDs = participants.map((p) => p.user_id).filter((id) => id !== client.userID)
+    const followersOfRoom = room.type === RoomType.case ? roomID : undefined
+    await this.happenings.tell('typing.changed', { roomID, user, typing, userIDs, followersOfRoom })
   }
 
   /** Everyone who shares a room with the user. */

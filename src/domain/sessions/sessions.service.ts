@@ -3,10 +3,10 @@ import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import { hashSecret, randomToken } from '../../lib/secrets.js'
 import { TTLCache } from '../../lib/ttl-cache.js'
-import type { Hub } from '../../realtime/hub.js'
 import type { Database } from '../../storage/database.js'
 import type { Schema, SessionsTable } from '../../storage/schema.js'
 import { AppKeyError } from '../app-keys/app-keys.service.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Repositories } from '../repositories.js'
 import type { User } from '../users/user.js'
 import type { UsersService } from '../users/users.service.js'
@@ -54,14 +54,14 @@ export class SessionsService {
     private readonly clock: Clock,
     private readonly accessTokens: AccessTokens,
     private readonly users: UsersService,
-    private readonly hub: Hub,
+    private readonly happenings: Dispatcher,
   ) {
     this.revoked = new TTLCache(clock, SESSION_CACHE_MS, (id) => this.isRevoked(id))
-    // A revocation announced by another instance counts here at once, not after the cache's second.
-    hub.subscribe((audience, event) => {
-      if (event.eventName === 'session/revoked')
-        for (const id of audience.sessionIDs ?? []) this.revoked.delete(id)
-    })
+  }
+
+  /** A session another instance revoked: it counts here at once, not after the cache's second. */
+  forget(sessionID: string): void {
+    this.revoked.delete(sessionID)
   }
 
   /** Straight from storage, past the cache: for a socket that must not outlive a revocation. */
@@ -204,7 +204,7 @@ export class SessionsService {
 
   private forgetAndAnnounce(sessionID: string): void {
     this.revoked.delete(sessionID)
-    this.hub.publish({ sessionIDs: [sessionID] }, { eventName: 'session/revoked', data: { sessionID } })
+    void this.happenings.tell('session.revoked', { sessionID })
   }
 
   private storeRefreshToken(trx: Kysely<Schema>, sessionID: string, token: string, now: number) {

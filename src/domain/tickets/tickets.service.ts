@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.js'
 import { hashSecret, randomToken } from '../../lib/secrets.js'
 import type { Database } from '../../storage/database.js'
 import type { Schema } from '../../storage/schema.js'
-import type { Events } from '../events/events.service.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Repositories } from '../repositories.js'
 import type { UserProfile } from '../users/user.js'
 
@@ -30,7 +30,7 @@ export class TicketsService {
     private readonly database: Database,
     private readonly repositories: Pick<Repositories, 'tickets' | 'users'>,
     private readonly clock: Clock,
-    private readonly events: Events,
+    private readonly happenings: Dispatcher,
   ) {}
 
   /** Saves the user identified by (organization, xcUserID) and issues a ticket for them. */
@@ -73,7 +73,7 @@ export class TicketsService {
       // Created now (not found by its xcUserID): the backend hears of it with the change.
       if (userID === newID) {
         const user = { userID, xcUserID: profile.xcUserID, fullName: profile.fullName ?? '' }
-        await this.events.userCreated(trx, organizationID, user)
+        await this.happenings.emit(trx, 'user.created', { organizationID, user })
       }
       return userID
     })

@@ -1,11 +1,11 @@
-import type { Kysely, Selectable, Updateable } from 'kysely'
+import type { Selectable, Updateable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
-import type { Schema, UsersTable } from '../../storage/schema.js'
+import type { UsersTable } from '../../storage/schema.js'
 import type { Actor } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
-import type { EventUser } from '../events/events.service.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Repositories } from '../repositories.js'
 import { toUserAccount, type UserAccount, type UserProfile } from './user.js'
 
@@ -32,8 +32,8 @@ export interface UserAccountsDependencies {
   closeCases: (organizationID: string, userID: string) => Promise<number>
   /** Erases every message the user sent (and what their cases quote of them); how many messages. */
   eraseMessages: (organizationID: string, userID: string) => Promise<number>
-  /** Records `user.deleted` for the organization's event endpoints, in the deletion's transaction. */
-  userDeleted: (trx: Kysely<Schema>, organizationID: string, user: EventUser) => Promise<void>
+  /** Where the deletion is reported (`user.deleted`, in its transaction). */
+  happenings: Dispatcher
   /** Removes the files the user uploaded and never sent (their bytes and names). */
   eraseUploads: (userID: string) => Promise<void>
   /** Erases what stored deliveries hold of the user (the `user.deleted` notice goes on). */
@@ -148,7 +148,7 @@ export class UserAccounts {
       await this.deps.audit.record(actor, organizationID, 'user.delete', { userID: row.id, messages }, trx)
       // Who it was, as the backend knew them: the profile is gone from Parley once this commits.
       const user = { userID: row.id, xcUserID: row.xc_user_id, fullName: row.full_name }
-      await this.deps.userDeleted(trx, organizationID, user)
+      await this.deps.happenings.emit(trx, 'user.deleted', { organizationID, user })
       return true
     })
     // Deleted by a concurrent request meanwhile.

@@ -3,7 +3,7 @@
  * looks for them at once instead of at its next poll, so that a bot hears of a visitor's message
  * without waiting for one, and an idle worker can poll rarely.
  */
-export class OutboxBell {
+export class DeliveryBell {
   private listener: () => void = () => {}
 
   readonly ring = (): void => this.listener()

@@ -15,10 +15,10 @@ declare module 'fastify' {
 }
 
 /**
- * The server-to-server API: the auth ticket (docs/reference/server-api.md), and users, rooms, messages and cases. Every route needs a valid Server-Key, checked in
+ * The server-to-server API, for the customer's backend (URLs /v1/server/…): the auth ticket (docs/reference/server-api.md), and users, rooms, messages and cases. Every route needs a valid Server-Key, checked in
  * onRequest: before the body is read, so a request without a valid key gets 40001 whatever it sent.
  */
-export async function serverAPI(app: FastifyInstance): Promise<void> {
+export async function backendAPI(app: FastifyInstance): Promise<void> {
   app.decorateRequest('serverKey', null as unknown as ServerKeyIdentity)
   app.addHook('onRequest', async (request) => {
     try {

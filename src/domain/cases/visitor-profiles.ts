@@ -32,7 +32,7 @@ export interface VisitorProfile {
 export const VISITOR_CASES = 20
 
 /** Who a case's visitor is, for the agents of the visitor's organization (docs/reference/agent-api.md). */
-export class Visitors {
+export class VisitorProfiles {
   constructor(
     private readonly deps: {
       database: Database

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { caseShape } from '../../contract/cases.js'
+import { CASE_STATUSES } from '../../domain/cases/case.js'
 import { success } from '../../http/envelope.js'
 import {
   optionalInteger,
@@ -38,7 +39,7 @@ const caseCreateRequest = params(
 const caseListRequest = params(
   {
     userID: optionalText({ max: 64, description: "Only this visitor's cases." }),
-    status: (name: string) => requiredChoice(['bot', 'queued', 'assigned', 'closed'])(name).optional(),
+    status: (name: string) => requiredChoice(CASE_STATUSES)(name).optional(),
     before: optionalText({
       max: 64,
       description: 'Paging: the caseID of the last case of the previous page.',
@@ -67,7 +68,7 @@ export function caseRoutes(fastify: FastifyInstance): void {
     async (r) => {
       const { userID, xcUserID, ...input } = r.body
       const visitor = await userAccounts.active(org(r), { userID, xcUserID })
-      return success({ case: await cases.server.create(org(r), visitor, input) })
+      return success({ case: await cases.serverCases.create(org(r), visitor, input) })
     },
   )
   app.post(
@@ -77,12 +78,12 @@ export function caseRoutes(fastify: FastifyInstance): void {
       caseListRequest,
       z.object({ cases: z.array(caseShape), hasMore: z.boolean() }),
     ),
-    async (r) => success(await cases.server.list(org(r), r.body)),
+    async (r) => success(await cases.serverCases.list(org(r), r.body)),
   )
   app.post(
     '/v1/server/case/get',
     serverRoute('A case of your organization', serverCaseRequest, oneCase),
-    async (r) => success({ case: await cases.server.get(org(r), r.body.caseID) }),
+    async (r) => success({ case: await cases.serverCases.get(org(r), r.body.caseID) }),
   )
   app.post(
     '/v1/server/case/close',
@@ -91,6 +92,6 @@ export function caseRoutes(fastify: FastifyInstance): void {
       serverCaseRequest,
       oneCase,
     ),
-    async (r) => success({ case: await cases.server.close(org(r), r.body.caseID) }),
+    async (r) => success({ case: await cases.serverCases.close(org(r), r.body.caseID) }),
   )
 }

@@ -1,0 +1,58 @@
+import { z } from 'zod'
+import type { CaseNote } from '../domain/notes/note.js'
+import { caseShape } from './cases.js'
+import { messageShape, userShape } from './chat.js'
+import { noteShape } from './notes.js'
+import { shapeOf } from './shape.js'
+import { agentCaseShape } from './visitors.js'
+
+// The frames Parley pushes to /connect sockets (docs/reference/real-time.md): each name with its
+// `data`'s schema, for a user's socket (the client SDK, the widget) and for an agent's (the console).
+// The hub publishes only these (realtime/hub.ts: Frame), and `npm run api-types` writes the SDK's and
+// the console's frame types from them: adding a frame is an entry here and the listener that sends it.
+
+const typingShape = z.object({ roomID: z.string(), user: userShape })
+
+const sessionRevokedShape = z.object({ sessionID: z.string() })
+
+/** Every frame a user's socket may receive. */
+export const userFrameShapes = {
+  'chat/sendMessage': messageShape,
+  'chat/updateMessage': messageShape,
+  'chat/startTyping': typingShape,
+  'chat/stopTyping': typingShape,
+  'case/update': caseShape,
+  'user/status': z.object({
+    user: userShape,
+    isOnline: z.boolean(),
+    lastActive: z.number().int().describe('Epoch ms of the change.'),
+  }),
+  'session/revoked': sessionRevokedShape,
+}
+
+/** Every frame an agent's socket may receive. */
+export const agentFrameShapes = {
+  'chat/sendMessage': messageShape,
+  'chat/updateMessage': messageShape,
+  'chat/startTyping': typingShape,
+  'chat/stopTyping': typingShape,
+  'case/update': agentCaseShape,
+  'case/note': shapeOf<{ caseID: string; note: CaseNote }>()(
+    z.object({ caseID: z.string(), note: noteShape }),
+  ),
+  'agent/mention': z.object({
+    caseID: z.string(),
+    note: noteShape,
+    by: z.object({ agentAccountID: z.string(), fullName: z.string() }).describe('Who mentioned you.'),
+  }),
+  'session/revoked': sessionRevokedShape,
+}
+
+type DataOf<Shapes> = { [K in keyof Shapes]: Shapes[K] extends z.ZodType ? z.output<Shapes[K]> : never }
+type FramesOf<Data> = { [K in keyof Data]: { eventName: K; data: Data[K] } }[keyof Data]
+
+export type UserFrame = FramesOf<DataOf<typeof userFrameShapes>>
+export type AgentFrame = FramesOf<DataOf<typeof agentFrameShapes>>
+/** A frame the hub carries: to users' sockets, agents' or both (an audience may hold both). */
+export type Frame = UserFrame | AgentFrame
+export type FrameName = Frame['eventName']

@@ -1,0 +1,48 @@
+import type { Cases } from './domain/cases/cases.js'
+import type { ChatbotDeliveries } from './domain/delivery/chatbot-deliveries.js'
+import type { DeliveryBell } from './domain/delivery/delivery-bell.js'
+import type { Events } from './domain/events/events.service.js'
+import { afterCommit, inTransaction, type Listener } from './domain/happenings/dispatcher.js'
+import { frameListeners } from './realtime/frame-listeners.js'
+import type { Hub } from './realtime/hub.js'
+
+/** What the listeners act through. */
+export interface ListenerTargets {
+  hub: Hub
+  events: Events
+  chatbotDeliveries: ChatbotDeliveries
+  bell: DeliveryBell
+  cases: Cases
+}
+
+/**
+ * Every consequence of every happening (src/domain/happenings/catalogue.ts), in the order each
+ * runs: a new consequence is a line here, not a call in the service that made the change.
+ */
+export function listeners({ hub, events, chatbotDeliveries, bell, cases }: ListenerTargets): Listener[] {
+  return [
+    // In the change's transaction: the outbox (events for the organization's endpoints, and for a
+    // chatbot that opted in; a visitor's message for the case's chatbot).
+    inTransaction('case.created', ({ row }, trx) => events.caseCreated(trx, row)),
+    inTransaction('case.moved', ({ row, from, by }, trx) => events.caseMoved(trx, row, from, by)),
+    inTransaction('case.rated', ({ row }, trx) => events.caseRated(trx, row)),
+    inTransaction('message.stored', (stored, trx) =>
+      events.messageNew(trx, stored.organizationID, stored.message, stored.recipientIDs),
+    ),
+    inTransaction('message.stored', (stored, trx) => chatbotDeliveries.messageStored(trx, stored)),
+    inTransaction('message.read', (read, trx) =>
+      events.messageRead(trx, read.organizationID, read.roomID, read.userID, read.upTo),
+    ),
+    inTransaction('user.created', ({ organizationID, user }, trx) =>
+      events.userCreated(trx, organizationID, user),
+    ),
+    inTransaction('user.deleted', ({ organizationID, user }, trx) =>
+      events.userDeleted(trx, organizationID, user),
+    ),
+    // After the commit: the delivery worker looks at once; a deactivated chatbot's cases go to agents.
+    afterCommit('delivery.recorded', () => bell.ring()),
+    afterCommit('chatbot.deactivated', ({ chatbotIDs }) => cases.chatbotCases.handOverAllOf(chatbotIDs)),
+    // After the commit: the frames /connect sockets hear.
+    ...frameListeners(hub, (roomID) => cases.agentCases.followersOfRoom(roomID)),
+  ]
+}

@@ -1,0 +1,53 @@
+import { afterCommit, type Listener } from '../domain/happenings/dispatcher.js'
+import type { Hub } from './hub.js'
+
+/** What the frame listeners ask of the domain: who follows a room without being in it (a case's agents). */
+export type FollowersOfRoom = (roomID: string) => Promise<string[]>
+
+/**
+ * The happenings /connect sockets hear of, each as its frames (docs/reference/real-time.md), published
+ * on the hub once the change committed.
+ */
+export function frameListeners(hub: Hub, followersOfRoom: FollowersOfRoom): Listener[] {
+  const withFollowers = async (userIDs: readonly string[], roomID: string | undefined) =>
+    roomID === undefined ? [...userIDs] : [...userIDs, ...(await followersOfRoom(roomID))]
+  return [
+    afterCommit('message.sent', ({ messages, audience }) => {
+      for (const message of messages) hub.publish(audience, { eventName: 'chat/sendMessage', data: message })
+    }),
+    afterCommit('message.updated', async ({ messages, audience, followersOfRoom }) => {
+      const userIDs = await withFollowers(audience.userIDs ?? [], followersOfRoom)
+      for (const message of messages)
+        hub.publish({ ...audience, userIDs }, { eventName: 'chat/updateMessage', data: message })
+    }),
+    afterCommit('typing.changed', async ({ roomID, user, typing, userIDs, followersOfRoom }) => {
+      const hearing = await withFollowers(userIDs, followersOfRoom)
+      const eventName = typing ? 'chat/startTyping' : 'chat/stopTyping'
+      if (hearing.length > 0) hub.publish({ userIDs: hearing }, { eventName, data: { roomID, user } })
+    }),
+    afterCommit('case.updated', ({ case: visitorCase, visitorUserID, agents }) => {
+      if (visitorUserID !== undefined)
+        hub.publish({ userIDs: [visitorUserID] }, { eventName: 'case/update', data: visitorCase })
+      if (agents)
+        hub.publish({ userIDs: agents.userIDs }, { eventName: 'case/update', data: agents.agentCase })
+    }),
+    afterCommit('note.added', ({ note, agentUserIDs, by }) => {
+      hub.publish({ userIDs: agentUserIDs }, { eventName: 'case/note', data: { caseID: note.caseID, note } })
+      if (note.mentions.length === 0) return
+      hub.publish(
+        { userIDs: note.mentions.map((id) => `agent:${id}`) },
+        { eventName: 'agent/mention', data: { caseID: note.caseID, note, by } },
+      )
+    }),
+    afterCommit('session.revoked', ({ sessionID }) =>
+      hub.publish({ sessionIDs: [sessionID] }, { eventName: 'session/revoked', data: { sessionID } }),
+    ),
+  ]
+}
+
+/** A session revoked on another instance counts at once here too (its cache trusts one for a second). */
+export function forgetRevokedSessions(hub: Hub, forget: (sessionID: string) => void): void {
+  hub.subscribe((audience, event) => {
+    if (event.eventName === 'session/revoked') for (const id of audience.sessionIDs ?? []) forget(id)
+  })
+}
