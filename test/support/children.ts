@@ -42,6 +42,11 @@ export async function killChildren(): Promise<void> {
   )
 }
 
+/** Kills every group this worker started, at once (a worker that is being interrupted cannot wait). */
+export function killChildrenNow(): void {
+  for (const child of started) signalGroup(child.pid as number, 'SIGKILL')
+}
+
 /**
  * For the run's teardown: kills each registered group that still has a live process, says what
  * its leader was, and forgets the register.
