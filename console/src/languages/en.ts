@@ -44,6 +44,8 @@ export const en = {
     sound: 'Sound',
     desktop: 'Desktop',
     blocked: 'This browser blocks notifications from the console.',
+    cameToYou: 'A case came to you',
+    mentioned: (name: string) => `${name} mentioned you`,
   },
   mentions: {
     label: 'Mentions',
@@ -164,6 +166,51 @@ export const en = {
     earlier: 'Earlier cases',
     firstCase: 'None: this is their first case.',
     noMessage: 'No message',
+  },
+  inbox: {
+    tabs: { queue: 'Queue', mine: 'Mine', closed: 'Closed' },
+    tabTitle: (label: string, key: number) => `${label} (${key})`,
+    cases: 'Cases',
+    case: 'Case',
+    /** Each tab's empty list: its title, and what shows up there. */
+    empty: {
+      queue: {
+        title: 'No one is waiting',
+        detail: 'Cases your chatbot hands over to people show up here at once.',
+      },
+      mine: {
+        title: 'No cases on your desk',
+        detail: 'Take one from the queue, or go online to be given cases.',
+      },
+      closed: {
+        title: 'No closed cases yet',
+        detail: 'Cases closed by you, your colleagues, visitors or the chatbot.',
+      },
+    },
+    older: 'Show older',
+    keys: { move: 'move', tabs: 'tabs', take: 'take', reply: 'reply' },
+    pick: 'Pick a case',
+    pickDetail: 'Choose a case on the left, or press j to open the first one.',
+    unread: (n: number) => `${n} new`,
+    noMessage: 'No message yet',
+    waiting: (since: string) => `waiting ${since}`,
+    closed: (when: string) => `closed ${when}`,
+    since: (when: string) => `since ${when}`,
+    deleted: 'Message deleted',
+    you: 'You',
+    agent: 'Agent',
+    /** "4 min ago" (after "now", nothing). */
+    ago: (since: string) => `${since} ago`,
+  },
+  media: {
+    image: 'Image',
+    video: 'Video',
+    file: 'File',
+    location: 'Location',
+    attachment: 'Attachment',
+    open: (name: string) => `Open ${name}`,
+    deleted: 'This message was deleted.',
+    quickReplies: 'Quick replies offered',
   },
 }
 
