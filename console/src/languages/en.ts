@@ -264,6 +264,41 @@ export const en = {
     placeholder: 'A note for agents only… (@ mentions a colleague; Enter saves)',
     add: 'Add note',
   },
+  reports: {
+    subtitle: (admin: boolean, timeZone: string) =>
+      `${admin ? "Your organization's cases" : 'Your cases'}; days run midnight to midnight in the ${timeZone} time zone.`,
+    from: 'From',
+    to: 'To',
+    groupBy: 'Group by',
+    groupings: { day: 'Day', topic: 'Topic', agent: 'Agent' },
+    /** A grouping inside a sentence ("Cases by day"). */
+    by: { day: 'day', topic: 'topic', agent: 'agent' },
+    refresh: 'Refresh',
+    opened: 'Opened',
+    handedOver: 'Handed over',
+    answered: 'Answered',
+    closed: 'Closed',
+    firstResponse: 'Median first response',
+    resolution: 'Median resolution',
+    totals: 'Totals',
+    rating: 'Rating',
+    ratings: (n: number) => (n === 1 ? '1 rating' : `${n} ratings`),
+    empty: 'No cases',
+    emptyDetail: 'No case was opened, handed over, closed or rated in these days.',
+    cases: 'Cases',
+    casesBy: (by: string) => `Cases by ${by}`,
+    times: 'Median times',
+    timesBy: (by: string, unit: string) => `Median first response and resolution times by ${by}, in ${unit}`,
+    /** A chart's axis. */
+    units: { cases: 'cases', seconds: 'seconds', minutes: 'minutes', hours: 'hours' },
+    seconds: (n: number) => `${n} s`,
+    days: (days: number, hours: number) => `${days} d${hours ? ` ${hours} h` : ''}`,
+    noAgent: 'No agent',
+    caption: (by: string, from: string, to: string, timeZone: string) =>
+      `Figures by ${by}, ${from} to ${to} (${timeZone})`,
+    ratingsHeading: 'Ratings',
+    average: 'Average rating',
+  },
 }
 
 /** The console's texts: the keys and shapes of the English catalogue. */
