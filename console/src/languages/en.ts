@@ -38,6 +38,8 @@ export const en = {
     failed: 'This page hit a problem',
     failedDetail: 'Your work is saved on the server.',
     backToInbox: 'Back to the inbox',
+    /** A topic the team's list does not (yet) name. */
+    topic: (topicID: number) => `Topic ${topicID}`,
   },
   notify: {
     legend: 'Notify me',
@@ -166,6 +168,8 @@ export const en = {
     earlier: 'Earlier cases',
     firstCase: 'None: this is their first case.',
     noMessage: 'No message',
+    /** "Chrome 131 on Android". */
+    browserOn: (browser: string, system: string) => `${browser} on ${system}`,
   },
   inbox: {
     tabs: { queue: 'Queue', mine: 'Mine', closed: 'Closed' },
@@ -298,6 +302,44 @@ export const en = {
       `Figures by ${by}, ${from} to ${to} (${timeZone})`,
     ratingsHeading: 'Ratings',
     average: 'Average rating',
+  },
+  errors: {
+    network: 'Parley cannot be reached. Check your connection and try again.',
+    unknown: 'Something went wrong',
+  },
+  agents: {
+    subtitle:
+      'Agents answer the cases of their topics, up to their maximum at once; admins also manage these settings. Someone who leaves is deactivated: signed out at once, their open cases back in the queue.',
+    empty: 'No agents yet',
+    anAgent: 'agent',
+    role: 'Role',
+    /** A role in the list's chip. */
+    roles: { agent: 'agent', admin: 'admin' },
+    /** A role to choose. */
+    roleNames: { agent: 'Agent', admin: 'Admin' },
+    maxCases: 'Max cases',
+    maxConcurrent: 'Max concurrent cases',
+    you: '(you)',
+    deactivated: 'deactivated',
+    none: 'none',
+    edit: 'Edit',
+    editWho: (name: string) => `Edit ${name}`,
+    passwordAction: 'Password…',
+    passwordFor: (name: string) => `Password… for ${name}`,
+    deactivate: 'Deactivate',
+    deactivateWho: (name: string) => `Deactivate ${name}`,
+    reactivate: 'Reactivate',
+    reactivateWho: (name: string) => `Reactivate ${name}`,
+    newAgent: 'New agent',
+    newAgentDetail: 'They start with the default topic; edit them to give them others.',
+    emailPlaceholder: 'ada@example.com',
+    fullName: 'Full name',
+    namePlaceholder: 'Ada Lovelace',
+    passwordPlaceholder: 'At least 8 characters',
+    create: 'Create agent',
+    demoted: 'As an agent you can no longer open these settings.',
+    noTopic: 'With no topic, no cases are assigned to them.',
+    save: 'Save',
   },
 }
 
