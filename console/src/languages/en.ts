@@ -341,6 +341,67 @@ export const en = {
     noTopic: 'With no topic, no cases are assigned to them.',
     save: 'Save',
   },
+  access: {
+    changeYours: 'Change your password',
+    setFor: (name: string) => `Set a password for ${name}`,
+    deactivateDetail: (name: string) =>
+      `${name} is signed out at once and can no longer sign in; their open cases go back to the queue. You can reactivate the account later.`,
+    temporary: 'Temporary password',
+    temporaryDetail: (name: string) =>
+      `${name} is signed out everywhere. Give them the password another way; they change it after signing in.`,
+    setPassword: 'Set password',
+    current: 'Current password',
+    newPassword: 'New password',
+    othersEnd: 'Your other sessions end; this one stays signed in.',
+    change: 'Change password',
+  },
+  audit: {
+    subtitle: 'What admins and the admin CLI changed, newest first (the latest 200).',
+    empty: 'Nothing yet',
+    emptyDetail: 'Changes to chatbots, server keys, topics and agents are listed here.',
+    time: 'Time',
+    who: 'Who',
+    action: 'Action',
+    detail: 'Detail',
+  },
+  chatbots: {
+    subtitle: 'The active chatbot answers new cases first, then hands them over to agents or closes them.',
+    empty: 'No chatbots yet',
+    emptyDetail:
+      "A chatbot answers new cases before agents do: Parley sends visitors' messages to its URL, and it answers, hands the case over or closes it through its webhook URL. Without one, cases go straight to agents.",
+    newChatbot: 'New chatbot',
+    newDetail: 'The first chatbot is active at once; a later one waits until you activate it.',
+    url: 'URL',
+    namePlaceholder: 'Helper',
+    urlPlaceholder: 'https://bot.example.com/parley',
+    create: 'Create chatbot',
+    sendsTo: 'Sends cases to',
+    inactive: 'inactive',
+    all: 'All chatbots',
+    loading: 'Loading…',
+    created: (time: string) => `Created ${time}`,
+    connection: 'Connection',
+    webhookURL: 'Webhook URL',
+    secretKey: 'Secret key',
+    // `{…}` marks what is shown as code.
+    delivery: (url: string) =>
+      `Parley posts visitors' messages to {${url}} and signs every delivery with the secret key (Standard Webhooks: the {webhook-signature} header), so the bot can check that it came from Parley.`,
+    answers:
+      "The bot answers, hands a case over to agents or closes it by posting to the webhook URL with the secret key in the {Secret-Key} header. Keep the key on the bot's server only.",
+    save: 'Save changes',
+    activation: 'Activation',
+    activeDetail:
+      'This chatbot answers new cases. Deactivating it hands the cases it has now over to agents, and new cases go straight to agents.',
+    inactiveDetail:
+      'This chatbot gets no cases. Activating it makes it answer new cases; the chatbot active now, if any, is deactivated and its cases go to agents.',
+    activate: 'Activate',
+    rotate: 'Rotate secret',
+    rotateConfirm:
+      'Rotate the secret key? The old key stops working at once: update the bot with the new one.',
+    rotateDetail:
+      "Makes a new secret key. The old key stops working at once, both for the bot's calls to the webhook URL and for checking Parley's signatures, so update the bot right after.",
+    rotated: 'New secret key made: copy it above and give it to the bot.',
+  },
 }
 
 /** The console's texts: the keys and shapes of the English catalogue. */
