@@ -236,7 +236,6 @@ export const en = {
   },
   /** An agent's status, as a word beside their name. */
   agentStatus: { online: 'online', away: 'away', offline: 'offline' },
-  canned: { picker: 'Canned replies' },
   tags: {
     remove: (tag: string) => `Remove tag ${tag}`,
     add: 'Add a tag',
@@ -401,6 +400,31 @@ export const en = {
     rotateDetail:
       "Makes a new secret key. The old key stops working at once, both for the bot's calls to the webhook URL and for checking Parley's signatures, so update the bot right after.",
     rotated: 'New secret key made: copy it above and give it to the bot.',
+  },
+  canned: {
+    picker: 'Canned replies',
+    subtitle:
+      'Saved answers: agents type / and the shortcut in the reply box to insert one, and can edit it before sending.',
+    empty: 'No canned replies yet',
+    emptyDetail: 'Create the first one above.',
+    shortcut: 'Shortcut',
+    title: 'Title',
+    text: 'Text',
+    changed: 'Changed',
+    delete: 'Delete',
+    deleteWhich: (shortcut: string) => `Delete /${shortcut}`,
+    deleteConfirm: (shortcut: string) => `Delete the canned reply /${shortcut}?`,
+    editForm: 'Edit canned reply',
+    newForm: 'New canned reply',
+    shortcutRule: 'Lower-case letters, digits, _ and -',
+    shortcutPlaceholder: 'refund',
+    titlePlaceholder: 'Refund policy',
+    textPlaceholder: 'Hi {visitor.firstName}, refunds take 5 working days. — {agent.name}',
+    /** Around the placeholders' names, which stay as they are. */
+    placeholders: 'Placeholders:',
+    firstName: '(“there” when the visitor has no name)',
+    and: 'and',
+    create: 'Create reply',
   },
 }
 
