@@ -9,6 +9,9 @@ export const en = {
     password: 'Password',
     signIn: 'Sign in',
     signingIn: 'Signing in…',
+    /** The CLI command for the first admin, with sample values in the language. */
+    command:
+      'echo \'a long passphrase\' | npm run --silent parley -- agent create --org <organizationID> --email you@example.com --name "Your Name" --role admin',
     help: "No account? An admin of your organization makes one under Settings → Agents. Setting Parley up? The server's log names the command for the first admin when it starts without one:",
   },
   shell: {
@@ -233,6 +236,7 @@ export const en = {
     send: 'Send',
     transfer: 'Transfer…',
     close: 'Close case',
+    typing: (visitor: string) => `${visitor} is typing…`,
   },
   /** An agent's status, as a word beside their name. */
   agentStatus: { online: 'online', away: 'away', offline: 'offline' },

@@ -96,7 +96,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
         before={detail.data.handoverSummary && <HandoverSummary text={detail.data.handoverSummary} />}
       />
       <p className="typing-line" aria-live="polite" data-testid="visitor-typing">
-        {visitorTyping && item.status !== 'closed' ? `${visitor} is typing…` : ''}
+        {visitorTyping && item.status !== 'closed' ? texts.caseView.typing(visitor) : ''}
       </p>
       <ReplyTabs caseID={caseID} onNote={(note) => addNotes([note])}>
         {mine ? (

@@ -54,11 +54,7 @@ export function Login({ onSignedIn }: { onSignedIn: (session: Session) => void }
           {pending ? texts.login.signingIn : texts.login.signIn}
         </button>
         <p className="muted login-help">
-          {texts.login.help}{' '}
-          <code>
-            echo 'a long passphrase' | npm run --silent parley -- agent create --org &lt;organizationID&gt;
-            --email you@example.com --name "Your Name" --role admin
-          </code>
+          {texts.login.help} <code>{texts.login.command}</code>
         </p>
       </form>
     </main>
