@@ -430,6 +430,20 @@ export const en = {
     and: 'and',
     create: 'Create reply',
   },
+  search: {
+    label: 'Search cases',
+    placeholder: 'Words, visitor, e-mail, case ID',
+    clear: 'Clear',
+    tag: 'Tag',
+    /** A tag among the filter's choices, with how many cases have it. */
+    tagCount: (tag: string, cases: number) => `${tag} (${cases})`,
+    /** Between the two dates, after "From". */
+    to: 'to',
+    none: 'No case found',
+    noneDetail: 'Try other words, or fewer filters.',
+    someone: 'Someone',
+    more: 'Show more',
+  },
 }
 
 /** The console's texts: the keys and shapes of the English catalogue. */
