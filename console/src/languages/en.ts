@@ -444,6 +444,35 @@ export const en = {
     someone: 'Someone',
     more: 'Show more',
   },
+  events: {
+    title: 'Event endpoints',
+    subtitle: 'Your backend hears of new messages, reads, cases and users: signed, retried, in order.',
+    disabledNotice: (n: number, urls: string) =>
+      `${n === 1 ? 'An endpoint was' : `${n} endpoints were`} disabled after failing for too long: ${urls}. Fix it, then enable it again below.`,
+    empty: 'No event endpoints yet',
+    emptyDetail:
+      "Add your backend's URL and the events it wants: for example message.new, to send a push notification to recipients who are offline.",
+    newEndpoint: 'New event endpoint',
+    urlPlaceholder: 'https://shop.example.com/parley-events',
+    create: 'Create endpoint',
+    secret: 'Signing secret of the new endpoint',
+    endpoint: (url: string) => `Endpoint ${url}`,
+    disabled: 'disabled',
+    paused: 'paused',
+    pause: 'Pause',
+    enable: 'Enable',
+    deliveries: 'Deliveries',
+    hideDeliveries: 'Hide deliveries',
+    created: 'created',
+    disabledAt: (time: string) => `Disabled ${time}`,
+    noDeliveries: 'No deliveries yet.',
+    recent: 'Recent deliveries',
+    event: 'Event',
+    attempts: 'Attempts',
+    lastError: 'Last error',
+    recorded: 'Recorded',
+    sendAgain: 'Send again',
+  },
 }
 
 /** The console's texts: the keys and shapes of the English catalogue. */
