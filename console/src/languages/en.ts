@@ -1,3 +1,4 @@
+// Long file: a language is one catalogue, so a translation is one file (docs/guides/console.md).
 // English, the console's source of truth: every other language's file has the type `Texts` below, so
 // a text missing there fails the type check. Texts with values are functions of them; a plural is
 // chosen in the function, as the language needs.
