@@ -16,6 +16,7 @@ import { ChatbotsPage } from './settings/Chatbots'
 import { EventEndpointsPage } from './settings/EventEndpoints'
 import { ServerKeysPage } from './settings/ServerKeys'
 import { TopicsPage } from './settings/Topics'
+import { texts } from './texts'
 import type { Agent } from './types'
 import { useWorkspace, WorkspaceProvider } from './workspace'
 
@@ -81,7 +82,7 @@ function Pages() {
       {admin && <Route path="/settings/canned-replies" component={CannedRepliesPage} />}
       {admin && <Route path="/settings/audit-log" component={AuditLogPage} />}
       <Route>
-        <EmptyState title="Nothing here">This page does not exist, or is for admins only.</EmptyState>
+        <EmptyState title={texts.app.notFound}>{texts.app.notFoundDetail}</EmptyState>
       </Route>
     </Switch>
   )

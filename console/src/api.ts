@@ -1,3 +1,4 @@
+import { texts } from './texts'
 import type { AgentPath, Answer, Request } from './types'
 
 /** A failed call: the envelope's status, code and message. */
@@ -55,7 +56,7 @@ async function post<P extends AgentPath>(
       body,
     })
   } catch {
-    throw new APIError(0, 'network', 'Parley cannot be reached. Check your connection and try again.')
+    throw new APIError(0, 'network', texts.errors.network)
   }
   const envelope = (await response.json().catch(() => undefined)) as
     | { status: number; error: { code: string; message: string }; data: Answer<P> }
@@ -70,4 +71,4 @@ async function post<P extends AgentPath>(
 
 /** A message to show for anything a call threw. */
 export const problem = (error: unknown): string =>
-  error instanceof Error ? error.message : 'Something went wrong'
+  error instanceof Error ? error.message : texts.errors.unknown

@@ -1,3 +1,5 @@
+import { texts } from './texts'
+
 // The visitor's device as an agent reads it ("Chrome 131 on Android"), from the user agent their
 // app's backend passed in the ticket request; the device ID is an opaque ID of the app's.
 
@@ -30,6 +32,6 @@ export function deviceName(userAgent: string): string {
       break
     }
   }
-  if (browser && system) return `${browser} on ${system}`
+  if (browser && system) return texts.visitor.browserOn(browser, system)
   return browser ?? system ?? ''
 }

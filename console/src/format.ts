@@ -1,3 +1,5 @@
+import { texts } from './texts'
+
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
@@ -5,13 +7,13 @@ const DAY = 24 * HOUR
 /** "now", "4 min", "2 h 5 min", "3 d": how long since `since`. */
 export function duration(since: number, now: number): string {
   const elapsed = Math.max(0, now - since)
-  if (elapsed < MINUTE) return 'now'
-  if (elapsed < HOUR) return `${Math.floor(elapsed / MINUTE)} min`
+  if (elapsed < MINUTE) return texts.units.now
+  if (elapsed < HOUR) return texts.units.minutes(Math.floor(elapsed / MINUTE))
   if (elapsed < DAY) {
     const minutes = Math.floor((elapsed % HOUR) / MINUTE)
-    return `${Math.floor(elapsed / HOUR)} h${minutes ? ` ${minutes} min` : ''}`
+    return texts.units.hours(Math.floor(elapsed / HOUR), minutes)
   }
-  return `${Math.floor(elapsed / DAY)} d`
+  return texts.units.days(Math.floor(elapsed / DAY))
 }
 
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' })

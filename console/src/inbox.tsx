@@ -10,14 +10,15 @@ import {
 } from 'react'
 import { call } from './api'
 import { asRow, lastMessageOf, newer } from './rows'
+import { texts } from './texts'
 import type { Agent, Case, CaseRow, CaseStatus, LiveEvent, Message } from './types'
 import { useLiveEvents, useWorkspace } from './workspace'
 
 export type Tab = 'queue' | 'mine' | 'closed'
 export const TABS: { tab: Tab; label: string }[] = [
-  { tab: 'queue', label: 'Queue' },
-  { tab: 'mine', label: 'Mine' },
-  { tab: 'closed', label: 'Closed' },
+  { tab: 'queue', label: texts.inbox.tabs.queue },
+  { tab: 'mine', label: texts.inbox.tabs.mine },
+  { tab: 'closed', label: texts.inbox.tabs.closed },
 ]
 export const isTab = (value: string | null): value is Tab => TABS.some(({ tab }) => tab === value)
 

@@ -1,5 +1,6 @@
 import { type Tab, tabOf } from './inbox'
 import { lastMessageOf } from './rows'
+import { texts } from './texts'
 import type { Agent, CaseRow, LiveEvent } from './types'
 
 /** Something the agent should hear of: what a desktop notification says, and the case it opens. */
@@ -33,7 +34,7 @@ export function newsOf(event: LiveEvent, now: Situation): News | undefined {
       const cameToMe = tabOf(item, me) === 'mine' && !lists.mine.some((mine) => mine.caseID === item.caseID)
       if (!cameToMe || (item.caseID === openCaseID && !hidden)) return undefined
       return {
-        title: 'A case came to you',
+        title: texts.notify.cameToYou,
         body: clip(item.visitor?.fullName || item.firstMessage),
         caseID: item.caseID,
       }
@@ -43,12 +44,12 @@ export function newsOf(event: LiveEvent, now: Situation): News | undefined {
       if (!hidden || said.senderRole !== 'visitor') return undefined
       const item = lists.mine.find((mine) => mine.roomID === event.data.roomID)
       if (!item) return undefined
-      return { title: said.senderName || 'Visitor', body: said.preview, caseID: item.caseID }
+      return { title: said.senderName || texts.transcript.visitor, body: said.preview, caseID: item.caseID }
     }
     case 'agent/mention':
       if (!hidden) return undefined
       return {
-        title: `${event.data.by.fullName} mentioned you`,
+        title: texts.notify.mentioned(event.data.by.fullName),
         body: clip(event.data.note.text),
         caseID: event.data.caseID,
       }

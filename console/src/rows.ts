@@ -1,11 +1,17 @@
 import { duration } from './format'
+import { texts } from './texts'
 import type { Agent, CaseRow, LastMessage, Message } from './types'
 
 // What a row of the inbox shows of a case beyond the case itself: its visitor and its last
 // message, from the lists' answers, from `case/update` and from the messages arriving live.
 
 const PREVIEW_CHARACTERS = 140
-const LABELS: Record<number, string> = { 1002: 'Image', 1003: 'Video', 1004: 'File', 1005: 'Location' }
+const LABELS: Record<number, string> = {
+  1002: texts.media.image,
+  1003: texts.media.video,
+  1004: texts.media.file,
+  1005: texts.media.location,
+}
 
 /** A live message as a row shows it (as the server's `lastMessage`: one line, who said it). */
 export function lastMessageOf(message: Message): LastMessage {
@@ -21,7 +27,7 @@ export function lastMessageOf(message: Message): LastMessage {
   const line = [...(message.body ?? '').replace(/\s+/g, ' ').trim()]
   const fileName = message.data?.fileName
   const preview = message.isDeleted
-    ? 'Message deleted'
+    ? texts.inbox.deleted
     : line.length > PREVIEW_CHARACTERS
       ? `${line.slice(0, PREVIEW_CHARACTERS - 1).join('')}…`
       : line.join('') ||
@@ -52,13 +58,15 @@ export const asRow = (item: CaseRow, known: CaseRow | undefined): CaseRow => ({
 
 /** Who said the last message, in a row: the visitor, you, a colleague or chatbot by name, Parley. */
 export function speaker(message: LastMessage, me: Pick<Agent, 'agentAccountID'>): string {
-  if (message.senderID === `agent:${me.agentAccountID}`) return 'You'
-  if (message.senderRole === 'visitor') return 'Visitor'
-  return message.senderName || (message.senderRole === 'chatbot' ? 'Chatbot' : 'Agent')
+  if (message.senderID === `agent:${me.agentAccountID}`) return texts.inbox.you
+  if (message.senderRole === 'visitor') return texts.transcript.visitor
+  return (
+    message.senderName || (message.senderRole === 'chatbot' ? texts.transcript.chatbot : texts.inbox.agent)
+  )
 }
 
 /** "now", "4 min ago", "3 d ago". */
 export const ago = (at: number, now: number) => {
   const since = duration(at, now)
-  return since === 'now' ? 'now' : `${since} ago`
+  return since === texts.units.now ? since : texts.inbox.ago(since)
 }

@@ -2,6 +2,7 @@ import { createContext, type ReactNode, useContext, useEffect, useMemo, useState
 import { call } from './api'
 import { useLoad } from './hooks'
 import { Live, type LiveState } from './live'
+import { texts } from './texts'
 import type { Agent, LiveEvent, Team } from './types'
 
 interface Workspace {
@@ -84,8 +85,8 @@ export function useNames() {
     const topics = new Map(team.topics.map((topic) => [topic.topicID, topic.name]))
     const agents = new Map(team.agents.map((agent) => [agent.agentAccountID, agent.fullName]))
     return {
-      topic: (topicID: number) => topics.get(topicID) ?? `Topic ${topicID}`,
-      agent: (agentAccountID: string, unknown = 'an agent') => agents.get(agentAccountID) ?? unknown,
+      topic: (topicID: number) => topics.get(topicID) ?? texts.app.topic(topicID),
+      agent: (agentAccountID: string, unknown = texts.notes.anAgent) => agents.get(agentAccountID) ?? unknown,
     }
   }, [team])
 }

@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react'
+import { texts } from '../texts'
 
 /** A page that throws shows a way out instead of a blank screen. */
 export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -12,11 +13,11 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: 
     if (!this.state.failed) return this.props.children
     return (
       <div className="empty" role="alert">
-        <p className="empty-title">This page hit a problem</p>
-        <p className="muted">Your work is saved on the server.</p>
+        <p className="empty-title">{texts.app.failed}</p>
+        <p className="muted">{texts.app.failedDetail}</p>
         <p>
           <a className="btn" href="/console/">
-            Back to the inbox
+            {texts.app.backToInbox}
           </a>
         </p>
       </div>

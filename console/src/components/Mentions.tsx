@@ -3,6 +3,7 @@ import { useLocation } from 'wouter'
 import { call } from '../api'
 import { when } from '../format'
 import { useLoad } from '../hooks'
+import { texts } from '../texts'
 import type { LiveEvent } from '../types'
 import { useLiveEvents, useWorkspace } from '../workspace'
 
@@ -53,19 +54,17 @@ export function Mentions() {
         <span className="mentions-at" aria-hidden="true">
           @
         </span>
-        <span className="mentions-label">Mentions</span>
+        <span className="mentions-label">{texts.mentions.label}</span>
         {unread > 0 && (
-          <span className="count" data-testid="mentions-unread" title={`${unread} unread`}>
+          <span className="count" data-testid="mentions-unread" title={texts.mentions.unread(unread)}>
             {unread}
-            <span className="visually-hidden"> unread</span>
+            <span className="visually-hidden"> {texts.mentions.unreadSuffix}</span>
           </span>
         )}
       </button>
       {open && (
-        <ul className="mentions-list" aria-label="Notes that mention you">
-          {(list.data?.mentions ?? []).length === 0 && (
-            <li className="muted">No one has mentioned you yet.</li>
-          )}
+        <ul className="mentions-list" aria-label={texts.mentions.list}>
+          {(list.data?.mentions ?? []).length === 0 && <li className="muted">{texts.mentions.none}</li>}
           {(list.data?.mentions ?? []).map((mention) => (
             <li key={mention.note.noteID}>
               <a

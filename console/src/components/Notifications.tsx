@@ -4,6 +4,7 @@ import { call } from '../api'
 import { useAction } from '../hooks'
 import { useInbox } from '../inbox'
 import { chime, desktopAllowed, newsOf, showDesktop } from '../notify'
+import { texts } from '../texts'
 import type { LiveEvent } from '../types'
 import { useLiveEvents, useWorkspace } from '../workspace'
 
@@ -53,7 +54,7 @@ export function NotificationSettings() {
   }
   return (
     <fieldset className="notify-settings" disabled={pending}>
-      <legend>Notify me</legend>
+      <legend>{texts.notify.legend}</legend>
       <label>
         <input
           type="checkbox"
@@ -64,7 +65,7 @@ export function NotificationSettings() {
             void save({ sound: event.target.checked })
           }}
         />
-        Sound
+        {texts.notify.sound}
       </label>
       <label>
         <input
@@ -73,9 +74,9 @@ export function NotificationSettings() {
           checked={me.notifications.desktop && !blocked}
           onChange={(event) => void setDesktop(event.target.checked)}
         />
-        Desktop
+        {texts.notify.desktop}
       </label>
-      {blocked && <p className="muted small">This browser blocks notifications from the console.</p>}
+      {blocked && <p className="muted small">{texts.notify.blocked}</p>}
     </fieldset>
   )
 }

@@ -3,6 +3,7 @@ import { Link, useRoute } from 'wouter'
 import { call } from '../api'
 import { useAction } from '../hooks'
 import { useInbox } from '../inbox'
+import { texts } from '../texts'
 import type { AgentStatus } from '../types'
 import { useWorkspace } from '../workspace'
 import { Mentions } from './Mentions'
@@ -10,14 +11,14 @@ import { NotificationSettings, useNotifier } from './Notifications'
 import { StatusDot } from './ui'
 
 const SETTINGS = [
-  { path: '/settings/chatbots', label: 'Chatbots' },
-  { path: '/settings/event-endpoints', label: 'Events' },
-  { path: '/settings/server-keys', label: 'Server keys' },
-  { path: '/settings/app-keys', label: 'App keys' },
-  { path: '/settings/topics', label: 'Topics' },
-  { path: '/settings/agents', label: 'Agents' },
-  { path: '/settings/canned-replies', label: 'Replies' },
-  { path: '/settings/audit-log', label: 'Audit log' },
+  { path: '/settings/chatbots', label: texts.shell.chatbots },
+  { path: '/settings/event-endpoints', label: texts.shell.events },
+  { path: '/settings/server-keys', label: texts.shell.serverKeys },
+  { path: '/settings/app-keys', label: texts.shell.appKeys },
+  { path: '/settings/topics', label: texts.shell.topics },
+  { path: '/settings/agents', label: texts.shell.agents },
+  { path: '/settings/canned-replies', label: texts.shell.replies },
+  { path: '/settings/audit-log', label: texts.shell.auditLog },
 ]
 
 function NavLink({ path, children }: { path: string; children: ReactNode }) {
@@ -44,11 +45,11 @@ export function Shell({ children }: { children: ReactNode }) {
   const unread = Object.values(inbox.unread).reduce((sum, count) => sum + count, 0)
   // The tab's title tells of waiting visitors even when the console is in the background.
   useEffect(() => {
-    document.title = `${unread > 0 ? `(${unread}) ` : ''}Parley console`
+    document.title = texts.shell.tabTitle(unread)
   }, [unread])
   return (
     <div className="shell">
-      <nav className="sidebar" aria-label="Main">
+      <nav className="sidebar" aria-label={texts.shell.main}>
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">
             P
@@ -57,25 +58,25 @@ export function Shell({ children }: { children: ReactNode }) {
           <span
             className={`live live-${liveState}`}
             data-live={liveState}
-            title={`Live updates: ${liveState}`}
+            title={texts.shell.liveUpdates(liveState)}
           >
-            {liveState === 'open' ? 'Live' : liveState === 'connecting' ? 'Connecting' : 'Offline'}
+            {texts.shell.live[liveState]}
           </span>
         </div>
         <div className="nav-links">
           <NavLink path="/">
-            Inbox
+            {texts.shell.inbox}
             {waiting > 0 && (
-              <span className="count" title={`${waiting} waiting`}>
+              <span className="count" title={texts.shell.waiting(waiting)}>
                 {waiting}
               </span>
             )}
           </NavLink>
           <Mentions />
-          <NavLink path="/reports">Reports</NavLink>
+          <NavLink path="/reports">{texts.shell.reports}</NavLink>
           {me.role === 'admin' && (
             <>
-              <span className="nav-heading">Settings</span>
+              <span className="nav-heading">{texts.shell.settings}</span>
               {SETTINGS.map((item) => (
                 <NavLink key={item.path} path={item.path}>
                   {item.label}
@@ -105,18 +106,18 @@ function MeCard() {
         <StatusDot status={me.status} />
         <span title={me.email}>{me.fullName}</span>
         <button type="button" className="btn small ghost" onClick={signOut}>
-          Sign out
+          {texts.shell.signOut}
         </button>
       </div>
       <select
-        aria-label="Your status"
+        aria-label={texts.shell.yourStatus}
         value={me.status}
         disabled={pending}
         onChange={(event) => setStatus(event.target.value as AgentStatus)}
       >
-        <option value="online">Online: take cases</option>
-        <option value="away">Away</option>
-        <option value="offline">Offline</option>
+        <option value="online">{texts.shell.status.online}</option>
+        <option value="away">{texts.shell.status.away}</option>
+        <option value="offline">{texts.shell.status.offline}</option>
       </select>
       <NotificationSettings />
     </div>

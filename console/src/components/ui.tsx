@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react'
+import { texts } from '../texts'
 
 export function PageHeader({
   title,
@@ -61,8 +62,8 @@ function CopyButton({ value, what }: { value: string; what: string }) {
     setCopied(true)
   }
   return (
-    <button type="button" className="btn small" onClick={copy} aria-label={`Copy ${what}`}>
-      {copied ? 'Copied' : 'Copy'}
+    <button type="button" className="btn small" onClick={copy} aria-label={texts.ui.copyWhat(what)}>
+      {copied ? texts.ui.copied : texts.ui.copy}
     </button>
   )
 }
@@ -85,12 +86,27 @@ export function CopyField({
         <code data-testid={label}>{shown ? value : '•'.repeat(24)}</code>
         {secret && (
           <button type="button" className="btn small ghost" onClick={() => setShown(!shown)}>
-            {shown ? 'Hide' : 'Show'}
+            {shown ? texts.ui.hide : texts.ui.show}
           </button>
         )}
         <CopyButton value={value} what={label} />
       </div>
     </div>
+  )
+}
+
+/** A catalogue text with `{…}` around what is shown as code (a header's name, a call). */
+export function Marked({ text }: { text: string }) {
+  // split() with a group puts the marked parts at the odd places.
+  return text.split(/\{([^}]*)\}/).map((part, i) =>
+    i % 2 === 1 ? (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of a fixed text never move
+      <span key={i} className="mono">
+        {part}
+      </span>
+    ) : (
+      part
+    ),
   )
 }
 

@@ -2,6 +2,7 @@ import { useRef } from 'react'
 import { call, upload } from '../api'
 import { ErrorNote } from '../components/ui'
 import { useAction } from '../hooks'
+import { texts } from '../texts'
 import type { Message } from '../types'
 
 /**
@@ -39,7 +40,7 @@ export function AttachButton({ caseID, onSent }: { caseID: string; onSent: (mess
         }}
       />
       <button type="button" className="btn" disabled={pending} onClick={() => input.current?.click()}>
-        {pending ? 'Uploading…' : 'Attach…'}
+        {pending ? texts.attach.uploading : texts.attach.attach}
       </button>
       <ErrorNote error={error} />
     </>

@@ -3,6 +3,7 @@ import { call } from '../api'
 import { useLoad } from '../hooks'
 import type { CannedReply } from '../types'
 import '../canned.css'
+import { texts } from '../texts'
 
 /** Replies the picker shows at once. */
 const SHOWN = 8
@@ -97,7 +98,7 @@ export function useCannedPicker(
   }
 
   const picker = open && shown.length > 0 && (
-    <div className="canned-picker" role="listbox" aria-label="Canned replies" id={`canned-${caseID}`}>
+    <div className="canned-picker" role="listbox" aria-label={texts.canned.picker} id={`canned-${caseID}`}>
       {shown.map((reply, index) => (
         <div
           key={reply.cannedReplyID}

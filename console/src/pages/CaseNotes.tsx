@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useState } from 'react'
 import { fullTime, when } from '../format'
+import { texts } from '../texts'
 import type { LiveEvent, Note } from '../types'
 import { useLiveEvents } from '../workspace'
 
@@ -42,7 +43,7 @@ export function NoteItem({ note }: { note: Note }) {
     <div className="note-row" data-note-id={note.noteID}>
       <div className="note">
         <span className="note-label">
-          Internal note · {note.agentName || 'an agent'} · <em>Only agents see this</em>
+          {texts.notes.internal} · {note.agentName || texts.notes.anAgent} · <em>{texts.notes.agentsOnly}</em>
         </span>
         <p className="text">{withMentions(note.text)}</p>
         <time

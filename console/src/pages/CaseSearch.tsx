@@ -5,6 +5,7 @@ import { EmptyState, ErrorNote } from '../components/ui'
 import { when } from '../format'
 import { useLoad, useNow } from '../hooks'
 import { CASE_STATUSES } from '../lists.generated'
+import { texts } from '../texts'
 import type { CaseStatus, Request } from '../types'
 import { useNames, useWorkspace } from '../workspace'
 import { TagChips, useTagList } from './CaseTags'
@@ -70,8 +71,8 @@ export function SearchBar({ search }: { search: Search }) {
       <div className="case-search-top">
         <input
           type="search"
-          aria-label="Search cases"
-          placeholder="Words, visitor, e-mail, case ID"
+          aria-label={texts.search.label}
+          placeholder={texts.search.placeholder}
           value={words}
           onChange={(e) => setWords(e.target.value)}
         />
@@ -84,36 +85,36 @@ export function SearchBar({ search }: { search: Search }) {
               search.clear()
             }}
           >
-            Clear
+            {texts.search.clear}
           </button>
         )}
       </div>
       <div className="case-search-filters">
         {select(
           'status',
-          'Status',
-          STATUSES.map((s) => [s, s]),
+          texts.keys.status,
+          STATUSES.map((s) => [s, texts.statusName[s]]),
         )}
         {select(
           'topic',
-          'Topic',
+          texts.reports.groupings.topic,
           team.topics.map((t) => [String(t.topicID), t.name]),
         )}
         {select(
           'agent',
-          'Agent',
+          texts.reports.groupings.agent,
           team.agents.map((a) => [a.agentAccountID, a.fullName]),
         )}
         {select(
           'tag',
-          'Tag',
-          (tags.data?.tags ?? []).map(({ tag, cases }) => [tag, `${tag} (${cases})`]),
+          texts.search.tag,
+          (tags.data?.tags ?? []).map(({ tag, cases }) => [tag, texts.search.tagCount(tag, cases)]),
         )}
       </div>
       <fieldset className="case-search-dates">
-        <legend className="visually-hidden">Created</legend>
+        <legend className="visually-hidden">{texts.keys.created}</legend>
         <label>
-          From
+          {texts.reports.from}
           <input
             type="date"
             value={search.value('from')}
@@ -121,7 +122,7 @@ export function SearchBar({ search }: { search: Search }) {
           />
         </label>
         <label>
-          to
+          {texts.search.to}
           <input
             type="date"
             value={search.value('to')}
@@ -159,7 +160,7 @@ export function SearchResults({ search, caseID }: { search: Search; caseID: stri
     <div className="search-results">
       <ErrorNote error={found.error} />
       {!found.loading && cases.length === 0 ? (
-        <EmptyState title="No case found">Try other words, or fewer filters.</EmptyState>
+        <EmptyState title={texts.search.none}>{texts.search.noneDetail}</EmptyState>
       ) : (
         <ul className="case-list" data-testid="list-search">
           {cases.map((hit) => (
@@ -170,12 +171,12 @@ export function SearchResults({ search, caseID }: { search: Search; caseID: stri
                 data-case-id={hit.caseID}
               >
                 <div className="case-row-top">
-                  <span className="case-visitor">{hit.firstMessage || 'No message yet'}</span>
-                  <span className="chip">{hit.status}</span>
+                  <span className="case-visitor">{hit.firstMessage || texts.inbox.noMessage}</span>
+                  <span className="chip">{texts.statusName[hit.status]}</span>
                 </div>
                 {hit.snippet && (
                   <p className="snippet">
-                    <strong>{hit.snippet.senderName || 'Someone'}:</strong> {hit.snippet.text}{' '}
+                    <strong>{hit.snippet.senderName || texts.search.someone}:</strong> {hit.snippet.text}{' '}
                     <span className="muted">{when(hit.snippet.created, now)}</span>
                   </p>
                 )}
@@ -183,7 +184,7 @@ export function SearchResults({ search, caseID }: { search: Search; caseID: stri
                   <span className="chip">{names.topic(hit.topicID)}</span>
                   <TagChips tags={hit.tags} />
                   <span className="muted">
-                    {hit.caseID} · opened {when(hit.created, now)}
+                    {hit.caseID} · {texts.caseHeader.opened(when(hit.created, now))}
                   </span>
                 </div>
               </Link>
@@ -193,7 +194,7 @@ export function SearchResults({ search, caseID }: { search: Search; caseID: stri
       )}
       {found.data?.hasMore && pages < 5 && (
         <button type="button" className="btn ghost wide" onClick={() => setPages((n) => n + 1)}>
-          Show more
+          {texts.search.more}
         </button>
       )}
     </div>

@@ -3,6 +3,7 @@ import { call } from '../api'
 import { ErrorNote } from '../components/ui'
 import { fullTime } from '../format'
 import { useAction, useLoad, useNow } from '../hooks'
+import { texts } from '../texts'
 import type { Case } from '../types'
 
 // Tags (the organization's labels on cases) and reopening a closed case: the case header's tag
@@ -68,7 +69,7 @@ export function TagEditor({ item, onChanged }: { item: Case; onChanged: (item: C
           <button
             type="button"
             className="tag-remove"
-            aria-label={`Remove tag ${tag}`}
+            aria-label={texts.tags.remove(tag)}
             disabled={pending}
             onClick={() => void save(item.tags.filter((each) => each !== tag))}
           >
@@ -79,8 +80,8 @@ export function TagEditor({ item, onChanged }: { item: Case; onChanged: (item: C
       {item.tags.length < 10 && (
         <input
           className="tag-input"
-          aria-label="Add a tag"
-          placeholder="+ tag"
+          aria-label={texts.tags.add}
+          placeholder={texts.tags.placeholder}
           list={listID}
           maxLength={32}
           value={text}
@@ -92,7 +93,7 @@ export function TagEditor({ item, onChanged }: { item: Case; onChanged: (item: C
       <datalist id={listID}>
         {suggestions.map(({ tag, cases }) => (
           <option key={tag} value={tag}>
-            {`${cases} case${cases === 1 ? '' : 's'}`}
+            {texts.tags.cases(cases)}
           </option>
         ))}
       </datalist>
@@ -117,9 +118,9 @@ export function ReopenButton({ item, onChanged }: { item: Case; onChanged: (item
         className="btn small"
         onClick={reopen}
         disabled={pending}
-        title={`Possible until ${fullTime(item.reopenableUntil)}`}
+        title={texts.tags.reopenUntil(fullTime(item.reopenableUntil))}
       >
-        Reopen
+        {texts.tags.reopen}
       </button>
       <ErrorNote error={error} />
     </span>

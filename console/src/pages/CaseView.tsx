@@ -6,6 +6,7 @@ import { merged, useCaseConversation, useTypingNotices } from '../conversation'
 import { useAction, useLoad } from '../hooks'
 import { tabOf, useInbox } from '../inbox'
 import { useShortcut } from '../keyboard'
+import { texts } from '../texts'
 import type { Case, LiveEvent, Message } from '../types'
 import { useLiveEvents, useWorkspace } from '../workspace'
 import { AttachButton } from './AttachButton'
@@ -77,14 +78,14 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
     return (
       <div className="case-view">
         <Link href={backTo} className="btn ghost small back">
-          ← Cases
+          ← {texts.caseView.cases}
         </Link>
-        <EmptyState title="This case cannot be shown">{detail.error}</EmptyState>
+        <EmptyState title={texts.caseView.cannotShow}>{detail.error}</EmptyState>
       </div>
     )
   }
   if (!item || !detail.data) return <div className="case-view" aria-busy="true" />
-  const visitor = shown.find((m) => m.user.userID === item.userID)?.user.fullname || 'Visitor'
+  const visitor = shown.find((m) => m.user.userID === item.userID)?.user.fullname || texts.transcript.visitor
   return (
     <div className="case-view" data-status={item.status} data-case-id={item.caseID}>
       <CaseHeader item={item} visitor={visitor} backTo={backTo} onChanged={changed} />
@@ -95,7 +96,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
         before={detail.data.handoverSummary && <HandoverSummary text={detail.data.handoverSummary} />}
       />
       <p className="typing-line" aria-live="polite" data-testid="visitor-typing">
-        {visitorTyping && item.status !== 'closed' ? `${visitor} is typing…` : ''}
+        {visitorTyping && item.status !== 'closed' ? texts.caseView.typing(visitor) : ''}
       </p>
       <ReplyTabs caseID={caseID} onNote={(note) => addNotes([note])}>
         {mine ? (
@@ -122,7 +123,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
 function HandoverSummary({ text }: { text: string }) {
   return (
     <details className="summary" open>
-      <summary className="field-label">From the chatbot</summary>
+      <summary className="field-label">{texts.caseView.fromChatbot}</summary>
       <p>{text}</p>
     </details>
   )
@@ -145,7 +146,7 @@ function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) 
     return (
       <footer className="case-footer muted">
         <span tabIndex={-1} data-focus-next>
-          This case is closed.
+          {texts.caseView.closed}
         </span>{' '}
         <ReopenButton item={item} onChanged={onChanged} />
         <VisitorRating rating={item.rating} />
@@ -153,20 +154,24 @@ function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) 
     )
   }
   if (item.status === 'bot')
-    return <footer className="case-footer muted">The chatbot is answering this case.</footer>
+    return <footer className="case-footer muted">{texts.caseView.withChatbot}</footer>
   return (
     <footer className="case-footer">
       <ErrorNote error={error} />
       <div className="actions">
         {item.status === 'queued' && (
           <button type="button" className="btn primary" onClick={take} disabled={pending} data-focus-next>
-            Take case <kbd>t</kbd>
+            {texts.caseView.take} <kbd>t</kbd>
           </button>
         )}
-        {item.status === 'assigned' && <span className="muted">Another agent is on this case.</span>}
+        {item.status === 'assigned' && <span className="muted">{texts.caseView.anotherAgent}</span>}
         {(toColleague || toTopic) && (
           <TransferButton item={item} onChanged={onChanged}>
-            {item.status === 'assigned' ? 'Reassign…' : toColleague ? 'Assign or move…' : 'Move…'}
+            {item.status === 'assigned'
+              ? texts.caseView.reassign
+              : toColleague
+                ? texts.caseView.assignOrMove
+                : texts.caseView.move}
           </TransferButton>
         )}
       </div>
@@ -233,7 +238,7 @@ function Composer({
     if (event.key === 'Escape') field.current?.blur()
   }
   const close = async () => {
-    if (!window.confirm('Close this case? The visitor is told it is closed.')) return
+    if (!window.confirm(texts.caseView.closeConfirm)) return
     const answer = await closing.run(() => call('case/close', { id: caseID }))
     if (answer) onChanged(answer.case)
   }
@@ -245,8 +250,8 @@ function Composer({
         <textarea
           ref={field}
           data-focus-next
-          aria-label="Reply"
-          placeholder="Write a reply… (/ for canned replies, Shift+Enter for a new line)"
+          aria-label={texts.caseView.reply}
+          placeholder={texts.caseView.placeholder}
           rows={2}
           value={text}
           onChange={(event) => {
@@ -259,16 +264,16 @@ function Composer({
           onKeyDown={onKeyDown}
         />
         <button type="submit" className="btn primary" disabled={sending.pending || !text.trim()}>
-          Send
+          {texts.caseView.send}
         </button>
       </form>
       <div className="actions">
         <AttachButton caseID={caseID} onSent={onSent} />
         <TransferButton item={item} onChanged={onChanged}>
-          Transfer…
+          {texts.caseView.transfer}
         </TransferButton>
         <button type="button" className="btn danger" onClick={close} disabled={closing.pending}>
-          Close case
+          {texts.caseView.close}
         </button>
       </div>
     </footer>

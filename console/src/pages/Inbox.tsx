@@ -6,17 +6,12 @@ import { useNow } from '../hooks'
 import { isTab, TABS, type Tab, tabOf, useInbox } from '../inbox'
 import { isTyping } from '../keyboard'
 import { ago, speaker } from '../rows'
+import { texts } from '../texts'
 import type { CaseRow as Row } from '../types'
 import { useNames, useWorkspace } from '../workspace'
 import { SearchBar, SearchResults, useCaseSearch } from './CaseSearch'
 import { TagChips } from './CaseTags'
 import { CaseView } from './CaseView'
-
-const EMPTY: Record<Tab, [string, string]> = {
-  queue: ['No one is waiting', 'Cases your chatbot hands over to people show up here at once.'],
-  mine: ['No cases on your desk', 'Take one from the queue, or go online to be given cases.'],
-  closed: ['No closed cases yet', 'Cases closed by you, your colleagues, visitors or the chatbot.'],
-}
 
 /** The inbox: queue, mine and closed on the left, the open case on the right (alone on a phone). */
 export function Inbox({ caseID }: { caseID?: string }) {
@@ -66,8 +61,8 @@ export function Inbox({ caseID }: { caseID?: string }) {
 
   return (
     <div className={`inbox${caseID ? ' has-case' : ''}`}>
-      <h1 className="visually-hidden">Inbox</h1>
-      <section className={`case-list-pane${found.active ? ' searching' : ''}`} aria-label="Cases">
+      <h1 className="visually-hidden">{texts.shell.inbox}</h1>
+      <section className={`case-list-pane${found.active ? ' searching' : ''}`} aria-label={texts.inbox.cases}>
         <SearchBar search={found} />
         {found.active && <SearchResults search={found} caseID={caseID} />}
         <div className="tabs" role="tablist">
@@ -79,7 +74,7 @@ export function Inbox({ caseID }: { caseID?: string }) {
               aria-selected={each === tab}
               className={`tab${each === tab ? ' active' : ''}`}
               onClick={() => setSearch({ tab: each })}
-              title={`${label} (${index + 1})`}
+              title={texts.inbox.tabTitle(label, index + 1)}
             >
               {label}
               {each !== 'closed' && <span className="count quiet">{inbox.lists[each].length}</span>}
@@ -88,7 +83,7 @@ export function Inbox({ caseID }: { caseID?: string }) {
         </div>
         <ErrorNote error={inbox.error} />
         {inbox.loaded && cases.length === 0 ? (
-          <EmptyState title={EMPTY[tab][0]}>{EMPTY[tab][1]}</EmptyState>
+          <EmptyState title={texts.inbox.empty[tab].title}>{texts.inbox.empty[tab].detail}</EmptyState>
         ) : (
           <ul className="case-list" data-testid={`list-${tab}`}>
             {cases.map((item) => (
@@ -105,21 +100,20 @@ export function Inbox({ caseID }: { caseID?: string }) {
         )}
         {tab === 'closed' && inbox.moreClosed && (
           <button type="button" className="btn ghost wide" onClick={() => inbox.loadOlderClosed()}>
-            Show older
+            {texts.inbox.older}
           </button>
         )}
         <p className="hint">
-          <kbd>j</kbd> <kbd>k</kbd> move · <kbd>1</kbd>–<kbd>3</kbd> tabs · <kbd>t</kbd> take · <kbd>r</kbd>{' '}
-          reply
+          <kbd>j</kbd> <kbd>k</kbd> {texts.inbox.keys.move} · <kbd>1</kbd>–<kbd>3</kbd>{' '}
+          {texts.inbox.keys.tabs} · <kbd>t</kbd> {texts.inbox.keys.take} · <kbd>r</kbd>{' '}
+          {texts.inbox.keys.reply}
         </p>
       </section>
-      <section className="case-pane" aria-label="Case">
+      <section className="case-pane" aria-label={texts.inbox.case}>
         {caseID ? (
           <CaseView key={caseID} caseID={caseID} backTo={`/?tab=${tab}`} />
         ) : (
-          <EmptyState title="Pick a case">
-            Choose a case on the left, or press j to open the first one.
-          </EmptyState>
+          <EmptyState title={texts.inbox.pick}>{texts.inbox.pickDetail}</EmptyState>
         )}
       </section>
     </div>
@@ -162,9 +156,9 @@ function CaseRow({
         data-case-id={item.caseID}
       >
         <div className="case-row-top">
-          <span className="case-visitor">{item.visitor?.fullName || 'Visitor'}</span>
+          <span className="case-visitor">{item.visitor?.fullName || texts.transcript.visitor}</span>
           {unread > 0 && (
-            <span className="count" title={`${unread} new`}>
+            <span className="count" title={texts.inbox.unread(unread)}>
               {unread}
             </span>
           )}
@@ -180,19 +174,24 @@ function CaseRow({
               <span className="case-row-sender">{speaker(last, me)}:</span> {last.preview}
             </>
           ) : (
-            item.firstMessage || 'No message yet'
+            item.firstMessage || texts.inbox.noMessage
           )}
         </p>
         <div className="case-row-meta">
           <span className="chip">{names.topic(item.topicID)}</span>
           <TagChips tags={item.tags} />
           {tab === 'queue' ? (
-            <span className={`wait wait-${waitLevel(item.updated, now)}`} title="Waiting for an agent">
-              waiting {duration(item.updated, now)}
+            <span
+              className={`wait wait-${waitLevel(item.updated, now)}`}
+              title={texts.caseHeader.state.queued}
+            >
+              {texts.inbox.waiting(duration(item.updated, now))}
             </span>
           ) : (
             <span className="muted" title={new Date(since).toLocaleString()}>
-              {tab === 'closed' ? `closed ${when(since, now)}` : `since ${when(item.updated, now)}`}
+              {tab === 'closed'
+                ? texts.inbox.closed(when(since, now))
+                : texts.inbox.since(when(item.updated, now))}
             </span>
           )}
         </div>

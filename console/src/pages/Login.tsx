@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react'
 import { call, setCSRFToken } from '../api'
 import { ErrorNote } from '../components/ui'
 import { useAction } from '../hooks'
+import { texts } from '../texts'
 import type { Session } from '../types'
 
 /** Sign in with e-mail and password; the answer's cookie signs in the socket and every call. */
@@ -25,9 +26,9 @@ export function Login({ onSignedIn }: { onSignedIn: (session: Session) => void }
           </span>
           Parley
         </h1>
-        <p className="muted">Sign in to answer your customers.</p>
+        <p className="muted">{texts.login.intro}</p>
         <label>
-          E-mail
+          {texts.login.email}
           <input
             type="email"
             autoComplete="username"
@@ -39,7 +40,7 @@ export function Login({ onSignedIn }: { onSignedIn: (session: Session) => void }
           />
         </label>
         <label>
-          Password
+          {texts.login.password}
           <input
             type="password"
             autoComplete="current-password"
@@ -50,15 +51,10 @@ export function Login({ onSignedIn }: { onSignedIn: (session: Session) => void }
         </label>
         <ErrorNote error={error} />
         <button type="submit" className="btn primary wide" disabled={pending}>
-          {pending ? 'Signing in…' : 'Sign in'}
+          {pending ? texts.login.signingIn : texts.login.signIn}
         </button>
         <p className="muted login-help">
-          No account? An admin of your organization makes one under Settings → Agents. Setting Parley up? The
-          server's log names the command for the first admin when it starts without one:{' '}
-          <code>
-            echo 'a long passphrase' | npm run --silent parley -- agent create --org &lt;organizationID&gt;
-            --email you@example.com --name "Your Name" --role admin
-          </code>
+          {texts.login.help} <code>{texts.login.command}</code>
         </p>
       </form>
     </main>

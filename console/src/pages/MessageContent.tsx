@@ -1,4 +1,5 @@
 import { fileSize } from '../format'
+import { texts } from '../texts'
 import type { Message } from '../types'
 
 /** What a message says of the uploaded file it carries (the server's `data`). */
@@ -27,7 +28,12 @@ function Attachment({ message }: { message: Message }) {
     const scale = Math.min(1, 320 / Math.max(file.width ?? 320, file.height ?? 320))
     return (
       <figure className="attachment-image">
-        <a href={here(file.url)} target="_blank" rel="noopener noreferrer" title={`Open ${file.fileName}`}>
+        <a
+          href={here(file.url)}
+          target="_blank"
+          rel="noopener noreferrer"
+          title={texts.media.open(file.fileName)}
+        >
           <img
             src={here(file.thumbnailURL)}
             alt={file.fileName}
@@ -57,11 +63,13 @@ function Attachment({ message }: { message: Message }) {
  * CSP allows no other); media elsewhere are links, never loaded.
  */
 export function Content({ message }: { message: Message }) {
-  if (message.isDeleted) return <p className="muted">This message was deleted.</p>
+  if (message.isDeleted) return <p className="muted">{texts.media.deleted}</p>
   if (typeof message.data.fileID === 'string') return <Attachment message={message} />
   const url = typeof message.data.url === 'string' ? message.data.url : ''
   if (url) {
-    const label = { 1002: 'Image', 1003: 'Video', 1004: 'File' }[message.type] ?? 'Attachment'
+    const label =
+      { 1002: texts.media.image, 1003: texts.media.video, 1004: texts.media.file }[message.type] ??
+      texts.media.attachment
     const name = typeof message.data.fileName === 'string' ? message.data.fileName : url
     return (
       <p>
@@ -74,14 +82,18 @@ export function Content({ message }: { message: Message }) {
   }
   if (message.type === 1005) {
     const { latitude, longitude, name, address } = message.data as Record<string, string | number | undefined>
-    return <p>Location: {[name, address].filter(Boolean).join(', ') || `${latitude}, ${longitude}`}</p>
+    return (
+      <p>
+        {texts.media.location}: {[name, address].filter(Boolean).join(', ') || `${latitude}, ${longitude}`}
+      </p>
+    )
   }
   const offered = quickReplies(message.data)
   return (
     <>
       <p className="text">{message.body}</p>
       {offered.length > 0 && (
-        <ul className="quick-replies" aria-label="Quick replies offered">
+        <ul className="quick-replies" aria-label={texts.media.quickReplies}>
           {offered.map((title, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: titles may repeat; the list never changes
             <li key={index}>{title}</li>

@@ -13,6 +13,7 @@ import { useAction } from '../hooks'
 import type { Note } from '../types'
 import { useWorkspace } from '../workspace'
 import '../notes.css'
+import { texts } from '../texts'
 
 /** Colleagues shown in the @ picker at once. */
 const PICKED = 8
@@ -49,9 +50,9 @@ export function ReplyTabs({
   )
   return (
     <div className={`reply-area${noting ? ' noting' : ''}`}>
-      <div className="reply-tabs" role="tablist" aria-label="Write">
-        {tab(false, 'Reply')}
-        {tab(true, 'Internal note')}
+      <div className="reply-tabs" role="tablist" aria-label={texts.noteComposer.write}>
+        {tab(false, texts.caseView.reply)}
+        {tab(true, texts.notes.internal)}
       </div>
       {noting ? <NoteComposer caseID={caseID} onNote={onNote} /> : children}
     </div>
@@ -138,7 +139,7 @@ function NoteComposer({ caseID, onNote }: { caseID: string; onNote: (note: Note)
       <form className="composer" onSubmit={save}>
         <div className="note-field">
           {colleagues.length > 0 && (
-            <div className="mention-picker" role="listbox" aria-label="Mention a colleague">
+            <div className="mention-picker" role="listbox" aria-label={texts.noteComposer.mention}>
               {colleagues.map((agent, index) => (
                 <div
                   key={agent.agentAccountID}
@@ -157,8 +158,8 @@ function NoteComposer({ caseID, onNote }: { caseID: string; onNote: (note: Note)
           )}
           <textarea
             ref={field}
-            aria-label="Internal note text"
-            placeholder="A note for agents only… (@ mentions a colleague; Enter saves)"
+            aria-label={texts.noteComposer.text}
+            placeholder={texts.noteComposer.placeholder}
             rows={2}
             value={text}
             onChange={(event) => edited(event.target.value, event.target.selectionStart)}
@@ -167,7 +168,7 @@ function NoteComposer({ caseID, onNote }: { caseID: string; onNote: (note: Note)
           />
         </div>
         <button type="submit" className="btn note-save" disabled={saving.pending || !text.trim()}>
-          Add note
+          {texts.noteComposer.add}
         </button>
       </form>
     </footer>

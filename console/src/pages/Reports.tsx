@@ -15,11 +15,12 @@ import {
 import { ReportChart } from '../reports/ReportChart'
 import { useWorkspace } from '../workspace'
 import '../reports/reports.css'
+import { texts } from '../texts'
 
 const GROUPINGS: { value: Grouping; label: string }[] = [
-  { value: 'day', label: 'Day' },
-  { value: 'topic', label: 'Topic' },
-  { value: 'agent', label: 'Agent' },
+  { value: 'day', label: texts.reports.groupings.day },
+  { value: 'topic', label: texts.reports.groupings.topic },
+  { value: 'agent', label: texts.reports.groupings.agent },
 ]
 
 /**
@@ -40,12 +41,12 @@ export function ReportsPage() {
   return (
     <div className="page reports">
       <PageHeader
-        title="Reports"
-        subtitle={`${me.role === 'admin' ? "Your organization's cases" : 'Your cases'}; days run midnight to midnight in the ${timeZone} time zone.`}
+        title={texts.shell.reports}
+        subtitle={texts.reports.subtitle(me.role === 'admin', timeZone)}
       />
       <form className="report-controls" onSubmit={(event) => event.preventDefault()}>
         <label>
-          <span className="field-label">From</span>
+          <span className="field-label">{texts.reports.from}</span>
           <input
             type="date"
             value={range.from}
@@ -55,7 +56,7 @@ export function ReportsPage() {
           />
         </label>
         <label>
-          <span className="field-label">To</span>
+          <span className="field-label">{texts.reports.to}</span>
           <input
             type="date"
             value={range.to}
@@ -65,7 +66,7 @@ export function ReportsPage() {
           />
         </label>
         <label>
-          <span className="field-label">Group by</span>
+          <span className="field-label">{texts.reports.groupBy}</span>
           <select value={by} onChange={(event) => setBy(event.target.value as Grouping)}>
             {GROUPINGS.map((g) => (
               <option key={g.value} value={g.value}>
@@ -75,7 +76,7 @@ export function ReportsPage() {
           </select>
         </label>
         <button type="button" className="btn small" disabled={report.loading} onClick={report.reload}>
-          Refresh
+          {texts.reports.refresh}
         </button>
       </form>
       <ErrorNote error={report.error} />
@@ -89,9 +90,9 @@ function ReportView({ report }: { report: Report }) {
   const labels = useMemo(() => rows.map((row) => rowName(row, by)), [rows, by])
   const volume = useMemo(
     () => [
-      { label: 'Opened', values: rows.map((r) => r.opened), color: '#4f6bed' },
-      { label: 'Handed over', values: rows.map((r) => r.handedOver), color: '#e8a33d' },
-      { label: 'Closed', values: rows.map((r) => r.closed), color: '#2f9e6e' },
+      { label: texts.reports.opened, values: rows.map((r) => r.opened), color: '#4f6bed' },
+      { label: texts.reports.handedOver, values: rows.map((r) => r.handedOver), color: '#e8a33d' },
+      { label: texts.reports.closed, values: rows.map((r) => r.closed), color: '#2f9e6e' },
     ],
     [rows],
   )
@@ -103,7 +104,7 @@ function ReportView({ report }: { report: Report }) {
   const times = useMemo(
     () => [
       {
-        label: 'Median first response',
+        label: texts.reports.firstResponse,
         values: inUnit(
           rows.map((r) => r.firstResponseMedian),
           unit,
@@ -111,7 +112,7 @@ function ReportView({ report }: { report: Report }) {
         color: '#7048c8',
       },
       {
-        label: 'Median resolution',
+        label: texts.reports.resolution,
         values: inUnit(
           rows.map((r) => r.resolutionMedian),
           unit,
@@ -124,43 +125,41 @@ function ReportView({ report }: { report: Report }) {
   const kind = by === 'day' ? 'line' : 'bar'
   return (
     <>
-      <dl className="report-summary" aria-label="Totals">
-        <Figure name="Opened" value={String(totals.opened)} />
-        <Figure name="Handed over" value={String(totals.handedOver)} />
-        <Figure name="Closed" value={String(totals.closed)} />
-        <Figure name="Median first response" value={span(totals.firstResponseMedian)} />
-        <Figure name="Median resolution" value={span(totals.resolutionMedian)} />
+      <dl className="report-summary" aria-label={texts.reports.totals}>
+        <Figure name={texts.reports.opened} value={String(totals.opened)} />
+        <Figure name={texts.reports.handedOver} value={String(totals.handedOver)} />
+        <Figure name={texts.reports.closed} value={String(totals.closed)} />
+        <Figure name={texts.reports.firstResponse} value={span(totals.firstResponseMedian)} />
+        <Figure name={texts.reports.resolution} value={span(totals.resolutionMedian)} />
         <Figure
-          name="Rating"
+          name={texts.reports.rating}
           value={totals.ratingAverage === null ? '–' : `${totals.ratingAverage.toFixed(1)} ★`}
-          note={`${totals.ratings} rating${totals.ratings === 1 ? '' : 's'}`}
+          note={texts.reports.ratings(totals.ratings)}
         />
       </dl>
       {rows.length === 0 ? (
-        <EmptyState title="No cases">
-          No case was opened, handed over, closed or rated in these days.
-        </EmptyState>
+        <EmptyState title={texts.reports.empty}>{texts.reports.emptyDetail}</EmptyState>
       ) : (
         <>
           <div className="report-charts">
             <section>
-              <h2>Cases</h2>
+              <h2>{texts.reports.cases}</h2>
               <ReportChart
                 kind={kind}
                 labels={labels}
                 series={volume}
                 unit="cases"
-                label={`Cases by ${by}`}
+                label={texts.reports.casesBy(texts.reports.by[by])}
               />
             </section>
             <section>
-              <h2>Median times</h2>
+              <h2>{texts.reports.times}</h2>
               <ReportChart
                 kind={kind}
                 labels={labels}
                 series={times}
                 unit={unit.name}
-                label={`Median first response and resolution times by ${by}, in ${unit.name}`}
+                label={texts.reports.timesBy(texts.reports.by[by], texts.reports.units[unit.name])}
               />
             </section>
           </div>
@@ -183,15 +182,22 @@ function Figure({ name, value, note }: { name: string; value: string; note?: str
   )
 }
 
-const HEADINGS = ['Opened', 'Handed over', 'Answered', 'Median first response', 'Closed', 'Median resolution']
+const HEADINGS = [
+  texts.reports.opened,
+  texts.reports.handedOver,
+  texts.reports.answered,
+  texts.reports.firstResponse,
+  texts.reports.closed,
+  texts.reports.resolution,
+]
 
 function ReportTable({ report, labels }: { report: Report; labels: string[] }) {
-  const grouping = report.by === 'day' ? 'Day' : report.by === 'topic' ? 'Topic' : 'Agent'
+  const grouping = texts.reports.groupings[report.by]
   return (
     <div className="report-table">
       <table className="table">
         <caption>
-          Figures by {report.by}, {report.from} to {report.to} ({report.timeZone})
+          {texts.reports.caption(texts.reports.by[report.by], report.from, report.to, report.timeZone)}
         </caption>
         <thead>
           <tr>
@@ -202,10 +208,10 @@ function ReportTable({ report, labels }: { report: Report; labels: string[] }) {
               </th>
             ))}
             <th scope="col" className="number">
-              Ratings
+              {texts.reports.ratingsHeading}
             </th>
             <th scope="col" className="number">
-              Average rating
+              {texts.reports.average}
             </th>
           </tr>
         </thead>

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useRef } from 'react'
 import { fullTime, when } from '../format'
+import { texts } from '../texts'
 import type { Message, Note } from '../types'
 import { useNames } from '../workspace'
 import { NoteItem } from './CaseNotes'
@@ -35,9 +36,9 @@ export function Transcript({
   const sender = (message: Message) => {
     const [role, id = ''] = message.user.userID.split(':')
     if (message.user.fullname) return message.user.fullname
-    if (message.user.userID === visitorID) return 'Visitor'
+    if (message.user.userID === visitorID) return texts.transcript.visitor
     if (role === 'agent') return names.agent(id)
-    return role === 'chatbot' ? 'Chatbot' : 'Parley'
+    return role === 'chatbot' ? texts.transcript.chatbot : 'Parley'
   }
   const side = (message: Message): Side => {
     if (message.type === SYSTEM) return 'system'
@@ -48,7 +49,7 @@ export function Transcript({
   return (
     <div className="transcript" aria-live="polite" data-testid="transcript">
       {before}
-      {messages.length === 0 && <p className="muted center">No messages yet.</p>}
+      {messages.length === 0 && <p className="muted center">{texts.transcript.empty}</p>}
       {timeline(messages, notes).map((message) =>
         'noteID' in message ? (
           <NoteItem key={message.noteID} note={message} />
@@ -67,7 +68,9 @@ export function Transcript({
                 title={fullTime(message.created)}
               >
                 {when(message.created)}
-                {message.messageID === lastRead && <span className="bubble-read"> · Read</span>}
+                {message.messageID === lastRead && (
+                  <span className="bubble-read"> · {texts.transcript.read}</span>
+                )}
               </time>
             </div>
           </div>

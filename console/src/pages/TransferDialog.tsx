@@ -2,6 +2,7 @@ import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useState }
 import { call } from '../api'
 import { Dialog, ErrorNote, StatusDot } from '../components/ui'
 import { useAction } from '../hooks'
+import { texts } from '../texts'
 import type { Agent, Case, Team } from '../types'
 import { useWorkspace } from '../workspace'
 
@@ -34,7 +35,11 @@ export function passOnChoices(item: Case, me: Agent) {
   const topicAgent = item.status === 'queued' && me.topics.includes(item.topicID)
   const toColleague = holder ? 'transfer' : admin ? 'assign' : undefined
   const toTopic = holder || admin || topicAgent
-  const title = holder ? 'Transfer this case' : admin ? 'Assign or move this case' : 'Move this case'
+  const title = holder
+    ? texts.transfer.transferTitle
+    : admin
+      ? texts.transfer.assignTitle
+      : texts.transfer.moveTitle
   return { toColleague, toTopic, title } as const
 }
 
@@ -102,13 +107,13 @@ function TransferDialog({
       <form onSubmit={submit} className="stack">
         {choices.toColleague && (
           <fieldset className="choices">
-            <legend>To a colleague</legend>
-            {colleagues.length === 0 && <p className="muted">No one else is on the team yet.</p>}
+            <legend>{texts.transfer.toColleague}</legend>
+            {colleagues.length === 0 && <p className="muted">{texts.transfer.noColleague}</p>}
             {colleagues.map((agent) => (
               <label key={agent.agentAccountID} className="choice">
                 <input {...radio(`agent:${agent.agentAccountID}`)} />
                 <StatusDot status={agent.status} /> {agent.fullName}{' '}
-                <span className="muted">{agent.status}</span>
+                <span className="muted">{texts.agentStatus[agent.status]}</span>
               </label>
             ))}
           </fieldset>
@@ -116,32 +121,33 @@ function TransferDialog({
         {choices.toTopic && (
           <fieldset className="choices">
             <legend>
-              {item.status === 'queued' ? "To another topic's queue" : "Back to a topic's queue"}
+              {item.status === 'queued' ? texts.transfer.toOtherTopic : texts.transfer.backToTopic}
             </legend>
             {topics.map((topic) => (
               <label key={topic.topicID} className="choice">
                 <input {...radio(`topic:${topic.topicID}`)} />
                 {topic.name}{' '}
-                <span className="muted">
-                  {online.get(topic.topicID) ? `${online.get(topic.topicID)} online` : 'no agent online'}
-                </span>
+                <span className="muted">{texts.transfer.online(online.get(topic.topicID) ?? 0)}</span>
               </label>
             ))}
           </fieldset>
         )}
         {chosenTopic && !online.get(chosenTopic.topicID) && (
           <p className="warn-note" role="status">
-            No agent of {chosenTopic.name} is online: the case will wait in its queue until one comes online
-            or an admin takes it.
+            {texts.transfer.noneOnline(chosenTopic.name)}
           </p>
         )}
         <ErrorNote error={error} />
         <div className="actions">
           <button type="button" className="btn ghost" onClick={onClose}>
-            Cancel
+            {texts.transfer.cancel}
           </button>
           <button type="submit" className="btn primary" disabled={!target || pending}>
-            {kind === 'topic' ? 'Move' : choices.toColleague === 'assign' ? 'Assign' : 'Transfer'}
+            {kind === 'topic'
+              ? texts.transfer.move
+              : choices.toColleague === 'assign'
+                ? texts.transfer.assign
+                : texts.transfer.transfer}
           </button>
         </div>
       </form>

@@ -5,6 +5,7 @@ import { deviceName } from '../device'
 import { fullTime, when } from '../format'
 import { useLoad, useNow } from '../hooks'
 import { tabOf } from '../inbox'
+import { texts } from '../texts'
 import type { VisitorProfile } from '../types'
 import { useWorkspace } from '../workspace'
 
@@ -24,7 +25,7 @@ export function VisitorPanel({ userID, caseID }: { userID: string; caseID: strin
       open={window.matchMedia(SIDE_BY_SIDE).matches}
       data-testid="visitor-panel"
     >
-      <summary className="field-label">Visitor</summary>
+      <summary className="field-label">{texts.visitor.title}</summary>
       <ErrorNote error={profile.error} />
       {profile.data && <Profile {...profile.data} caseID={caseID} />}
     </details>
@@ -36,23 +37,25 @@ function Profile({ visitor, cases, caseID }: VisitorProfile & { caseID: string }
   const now = useNow()
   const earlier = cases.filter((item) => item.caseID !== caseID)
   const facts: [string, string, string?][] = [
-    ['E-mail', visitor.email],
-    ['Phone', visitor.phone],
-    ['User ID', visitor.xcUserID],
-    ['Username', visitor.username],
-    ['Role', visitor.userRoleCode],
-    ['Platform', visitor.device?.platform ?? ''],
+    [texts.visitor.email, visitor.email],
+    [texts.visitor.phone, visitor.phone],
+    [texts.visitor.userID, visitor.xcUserID],
+    [texts.visitor.username, visitor.username],
+    [texts.visitor.role, visitor.userRoleCode],
+    [texts.visitor.platform, visitor.device?.platform ?? ''],
     // The device as people name it; the app's own device ID and the whole user agent on hover.
     [
-      'Device',
+      texts.visitor.device,
       deviceName(visitor.device?.userAgent ?? '') || (visitor.device?.deviceID ?? ''),
-      visitor.device ? `${visitor.device.userAgent} · device ID ${visitor.device.deviceID}` : undefined,
+      visitor.device
+        ? texts.visitor.deviceTitle(visitor.device.userAgent, visitor.device.deviceID)
+        : undefined,
     ],
-    ['Visitor since', fullTime(visitor.created)],
+    [texts.visitor.since, fullTime(visitor.created)],
   ]
   return (
     <>
-      <h3 className="visitor-name">{visitor.fullName || 'Visitor'}</h3>
+      <h3 className="visitor-name">{visitor.fullName || texts.visitor.title}</h3>
       <dl className="visitor-facts">
         {facts
           .filter(([, value]) => value)
@@ -63,9 +66,9 @@ function Profile({ visitor, cases, caseID }: VisitorProfile & { caseID: string }
             </div>
           ))}
       </dl>
-      <h4 className="field-label">Earlier cases</h4>
+      <h4 className="field-label">{texts.visitor.earlier}</h4>
       {earlier.length === 0 ? (
-        <p className="muted">None: this is their first case.</p>
+        <p className="muted">{texts.visitor.firstCase}</p>
       ) : (
         <ul className="visitor-cases" data-testid="visitor-cases">
           {earlier.map((item) => {
@@ -74,12 +77,12 @@ function Profile({ visitor, cases, caseID }: VisitorProfile & { caseID: string }
               <li key={item.caseID}>
                 <Link href={`/cases/${item.caseID}${tab ? `?tab=${tab}` : ''}`} data-case-id={item.caseID}>
                   <span className="visitor-case-top">
-                    <span className={`status status-${item.status}`}>{item.status}</span>
+                    <span className={`status status-${item.status}`}>{texts.statusName[item.status]}</span>
                     <span className="muted" title={fullTime(item.created)}>
                       {when(item.created, now)}
                     </span>
                   </span>
-                  <span className="visitor-case-text">{item.firstMessage || 'No message'}</span>
+                  <span className="visitor-case-text">{item.firstMessage || texts.visitor.noMessage}</span>
                 </Link>
               </li>
             )

@@ -12,6 +12,7 @@ import {
   Tooltip,
 } from 'chart.js'
 import { useEffect, useRef } from 'react'
+import { texts } from '../texts'
 
 // Chart.js, with only the pieces the reports draw registered (the rest is left out of the bundle).
 // It draws on a canvas and styles the canvas through the DOM, so the console's CSP (no inline
@@ -48,7 +49,7 @@ export function ReportChart({
   labels: string[]
   series: Series[]
   label: string
-  unit?: string
+  unit?: keyof typeof texts.reports.units
 }) {
   const canvas = useRef<HTMLCanvasElement>(null)
   const chart = useRef<Chart | null>(null)
@@ -82,7 +83,7 @@ export function ReportChart({
           y: {
             beginAtZero: true,
             ticks: { precision: unit === 'cases' ? 0 : 1 },
-            ...(unit ? { title: { display: true, text: unit } } : {}),
+            ...(unit ? { title: { display: true, text: texts.reports.units[unit] } } : {}),
           },
           // Room on both sides: the first and last points are not cut in half at the edges.
           x: { offset: true, ticks: { autoSkip: true, maxRotation: 0 } },

@@ -1,3 +1,4 @@
+import { texts } from '../texts'
 import type { Answer } from '../types'
 
 export type Report = Answer<'report/get'>
@@ -9,12 +10,12 @@ const MINUTE = 60_000
 /** A median time as people read it: "45 s", "12 min", "3 h 5 min", "2 d 4 h"; "–" for none. */
 export function span(ms: number | null): string {
   if (ms === null) return '–'
-  if (ms < MINUTE) return `${Math.round(ms / 1000)} s`
+  if (ms < MINUTE) return texts.reports.seconds(Math.round(ms / 1000))
   const minutes = Math.round(ms / MINUTE)
-  if (minutes < 60) return `${minutes} min`
+  if (minutes < 60) return texts.units.minutes(minutes)
   const hours = Math.floor(minutes / 60)
-  if (hours < 24) return `${hours} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`
-  return `${Math.floor(hours / 24)} d${hours % 24 ? ` ${hours % 24} h` : ''}`
+  if (hours < 24) return texts.units.hours(hours, minutes % 60)
+  return texts.reports.days(Math.floor(hours / 24), hours % 24)
 }
 
 /** The unit a chart of these times reads best in: seconds under 2 minutes, minutes under 2 hours. */
@@ -46,6 +47,6 @@ export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptio
 
 /** A row's name in the table and charts. */
 export function rowName(row: ReportRow, by: Grouping): string {
-  if (by === 'agent' && row.key === '') return 'No agent'
+  if (by === 'agent' && row.key === '') return texts.reports.noAgent
   return row.label || row.key
 }

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react'
 import { call } from '../api'
 import { Dialog, ErrorNote } from '../components/ui'
 import { useAction } from '../hooks'
+import { texts } from '../texts'
 import type { Agent } from '../types'
 import { useWorkspace } from '../workspace'
 
@@ -26,10 +27,10 @@ export function AccessDialog({
   const isMe = action?.agent.agentAccountID === me.agentAccountID
   const title =
     action?.what === 'deactivate'
-      ? `Deactivate ${name}`
+      ? texts.agents.deactivateWho(name)
       : isMe
-        ? 'Change your password'
-        : `Set a password for ${name}`
+        ? texts.access.changeYours
+        : texts.access.setFor(name)
   const done = async () => {
     onClose()
     await onDone()
@@ -63,12 +64,9 @@ function DeactivateForm({ agent, onClose, onDone }: FormProps & { agent: Agent }
   }
   return (
     <form className="stack" onSubmit={submit}>
-      <p>
-        {agent.fullName} is signed out at once and can no longer sign in; their open cases go back to the
-        queue. You can reactivate the account later.
-      </p>
+      <p>{texts.access.deactivateDetail(agent.fullName)}</p>
       <ErrorNote error={deactivating.error} />
-      <Buttons onClose={onClose} pending={deactivating.pending} label="Deactivate" danger />
+      <Buttons onClose={onClose} pending={deactivating.pending} label={texts.agents.deactivate} danger />
     </form>
   )
 }
@@ -86,13 +84,10 @@ function TemporaryPasswordForm({ agent, onClose, onDone }: FormProps & { agent: 
   }
   return (
     <form className="stack" onSubmit={submit}>
-      <p className="muted">
-        {agent.fullName} is signed out everywhere. Give them the password another way; they change it after
-        signing in.
-      </p>
-      <PasswordInput label="Temporary password" value={password} onChange={setPassword} />
+      <p className="muted">{texts.access.temporaryDetail(agent.fullName)}</p>
+      <PasswordInput label={texts.access.temporary} value={password} onChange={setPassword} />
       <ErrorNote error={setting.error} />
-      <Buttons onClose={onClose} pending={setting.pending} label="Set password" />
+      <Buttons onClose={onClose} pending={setting.pending} label={texts.access.setPassword} />
     </form>
   )
 }
@@ -109,11 +104,11 @@ export function OwnPasswordForm({ onClose, onDone }: FormProps) {
   }
   return (
     <form className="stack" onSubmit={submit}>
-      <PasswordInput label="Current password" value={currentPassword} onChange={setCurrent} current />
-      <PasswordInput label="New password" value={newPassword} onChange={setNew} />
-      <p className="muted">Your other sessions end; this one stays signed in.</p>
+      <PasswordInput label={texts.access.current} value={currentPassword} onChange={setCurrent} current />
+      <PasswordInput label={texts.access.newPassword} value={newPassword} onChange={setNew} />
+      <p className="muted">{texts.access.othersEnd}</p>
       <ErrorNote error={changing.error} />
-      <Buttons onClose={onClose} pending={changing.pending} label="Change password" />
+      <Buttons onClose={onClose} pending={changing.pending} label={texts.access.change} />
     </form>
   )
 }
@@ -159,7 +154,7 @@ function Buttons({
   return (
     <div className="actions">
       <button type="button" className="btn ghost" onClick={onClose}>
-        Cancel
+        {texts.transfer.cancel}
       </button>
       <button type="submit" className={`btn ${danger ? 'danger' : 'primary'}`} disabled={pending}>
         {label}

@@ -1,4 +1,5 @@
 import { StatusDot } from '../components/ui'
+import { texts } from '../texts'
 import type { Agent } from '../types'
 import { useNames, useWorkspace } from '../workspace'
 import type { AccessAction } from './AgentAccess'
@@ -21,14 +22,14 @@ export function AgentTable({
     <table className="table">
       <thead>
         <tr>
-          <th>Name</th>
-          <th className="hide-narrow">E-mail</th>
-          <th>Role</th>
-          <th className="hide-narrow">Topics</th>
-          <th className="hide-narrow">Max cases</th>
-          <th className="hide-narrow">Status</th>
+          <th>{texts.topics.name}</th>
+          <th className="hide-narrow">{texts.login.email}</th>
+          <th>{texts.agents.role}</th>
+          <th className="hide-narrow">{texts.shell.topics}</th>
+          <th className="hide-narrow">{texts.agents.maxCases}</th>
+          <th className="hide-narrow">{texts.keys.status}</th>
           <th>
-            <span className="visually-hidden">Actions</span>
+            <span className="visually-hidden">{texts.keys.actions}</span>
           </th>
         </tr>
       </thead>
@@ -39,58 +40,62 @@ export function AgentTable({
               <span className="with-dot">
                 <StatusDot status={agent.status} />
                 {agent.fullName}
-                {agent.agentAccountID === me.agentAccountID && <span className="muted">(you)</span>}
-                {!agent.active && <span className="chip">deactivated</span>}
+                {agent.agentAccountID === me.agentAccountID && (
+                  <span className="muted">{texts.agents.you}</span>
+                )}
+                {!agent.active && <span className="chip">{texts.agents.deactivated}</span>}
               </span>
             </td>
             <td className="hide-narrow wrap-anywhere">{agent.email}</td>
             <td>
-              <span className={`chip${agent.role === 'admin' ? ' chip-accent' : ''}`}>{agent.role}</span>
+              <span className={`chip${agent.role === 'admin' ? ' chip-accent' : ''}`}>
+                {texts.agents.roles[agent.role]}
+              </span>
             </td>
             <td className="hide-narrow">
               {agent.topics.length === 0 ? (
-                <span className="muted">none</span>
+                <span className="muted">{texts.agents.none}</span>
               ) : (
                 agent.topics.map(names.topic).join(', ')
               )}
             </td>
             <td className="hide-narrow">{agent.maxConcurrentCases}</td>
-            <td className="hide-narrow">{agent.status}</td>
+            <td className="hide-narrow">{texts.agentStatus[agent.status]}</td>
             {/* Each button named with its agent: "Edit" alone is the same in every row. */}
             <td className="cell-actions">
               <button
                 type="button"
                 className="btn small"
                 onClick={() => onEdit(agent)}
-                aria-label={`Edit ${agent.fullName}`}
+                aria-label={texts.agents.editWho(agent.fullName)}
               >
-                Edit
+                {texts.agents.edit}
               </button>
               <button
                 type="button"
                 className="btn small"
                 onClick={() => onAccess(agent, 'password')}
-                aria-label={`Password… for ${agent.fullName}`}
+                aria-label={texts.agents.passwordFor(agent.fullName)}
               >
-                Password…
+                {texts.agents.passwordAction}
               </button>
               {agent.active ? (
                 <button
                   type="button"
                   className="btn small danger"
                   onClick={() => onAccess(agent, 'deactivate')}
-                  aria-label={`Deactivate ${agent.fullName}`}
+                  aria-label={texts.agents.deactivateWho(agent.fullName)}
                 >
-                  Deactivate
+                  {texts.agents.deactivate}
                 </button>
               ) : (
                 <button
                   type="button"
                   className="btn small"
                   onClick={() => onReactivate(agent)}
-                  aria-label={`Reactivate ${agent.fullName}`}
+                  aria-label={texts.agents.reactivateWho(agent.fullName)}
                 >
-                  Reactivate
+                  {texts.agents.reactivate}
                 </button>
               )}
             </td>

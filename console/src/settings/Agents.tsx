@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react'
 import { call } from '../api'
 import { Dialog, EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { useAction, useLoad } from '../hooks'
+import { texts } from '../texts'
 import type { Agent, Role } from '../types'
 import { useWorkspace } from '../workspace'
 import { type AccessAction, AccessDialog } from './AgentAccess'
@@ -24,14 +25,11 @@ export function AgentsPage() {
   const list = agents.data?.agents ?? []
   return (
     <div className="page">
-      <PageHeader
-        title="Agents"
-        subtitle="Agents answer the cases of their topics, up to their maximum at once; admins also manage these settings. Someone who leaves is deactivated: signed out at once, their open cases back in the queue."
-      />
+      <PageHeader title={texts.shell.agents} subtitle={texts.agents.subtitle} />
       <NewAgentForm onCreated={changed} />
       <ErrorNote error={agents.error || reactivating.error} />
       {agents.data && list.length === 0 ? (
-        <EmptyState title="No agents yet" />
+        <EmptyState title={texts.agents.empty} />
       ) : (
         <AgentTable
           agents={list}
@@ -42,7 +40,7 @@ export function AgentsPage() {
       )}
       <AccessDialog action={access} onClose={() => setAccess(undefined)} onDone={changed} />
       <Dialog
-        title={`Edit ${editing?.fullName ?? 'agent'}`}
+        title={texts.agents.editWho(editing?.fullName ?? texts.agents.anAgent)}
         open={editing !== undefined}
         onClose={() => setEditing(undefined)}
       >
@@ -89,12 +87,12 @@ function NewAgentForm({ onCreated }: { onCreated: () => Promise<unknown> }) {
   return (
     <form className="card stack" onSubmit={create}>
       <div>
-        <h2>New agent</h2>
-        <p className="muted">They start with the default topic; edit them to give them others.</p>
+        <h2>{texts.agents.newAgent}</h2>
+        <p className="muted">{texts.agents.newAgentDetail}</p>
       </div>
       <div className="inline-form">
         <label>
-          E-mail
+          {texts.login.email}
           <input
             required
             type="email"
@@ -102,23 +100,23 @@ function NewAgentForm({ onCreated }: { onCreated: () => Promise<unknown> }) {
             maxLength={255}
             value={email}
             onChange={(e) => setEmail(e.target.value)}
-            placeholder="ada@example.com"
+            placeholder={texts.agents.emailPlaceholder}
           />
         </label>
         <label>
-          Full name
+          {texts.agents.fullName}
           <input
             required
             autoComplete="off"
             maxLength={255}
             value={fullName}
             onChange={(e) => setFullName(e.target.value)}
-            placeholder="Ada Lovelace"
+            placeholder={texts.agents.namePlaceholder}
           />
         </label>
         <RoleSelect role={role} onChange={setRole} />
         <label>
-          Password
+          {texts.login.password}
           <input
             required
             type="password"
@@ -127,12 +125,12 @@ function NewAgentForm({ onCreated }: { onCreated: () => Promise<unknown> }) {
             maxLength={1024}
             value={password}
             onChange={(e) => setPassword(e.target.value)}
-            placeholder="At least 8 characters"
+            placeholder={texts.agents.passwordPlaceholder}
           />
         </label>
         <MaxCasesInput value={max} onChange={setMax} />
         <button type="submit" className="btn primary" disabled={creating.pending}>
-          Create agent
+          {texts.agents.create}
         </button>
       </div>
       <ErrorNote error={creating.error} />
@@ -143,10 +141,10 @@ function NewAgentForm({ onCreated }: { onCreated: () => Promise<unknown> }) {
 function RoleSelect({ role, onChange }: { role: Role; onChange: (role: Role) => void }) {
   return (
     <label>
-      Role
+      {texts.agents.role}
       <select value={role} onChange={(e) => onChange(asRole(e.target.value))}>
-        <option value="agent">Agent</option>
-        <option value="admin">Admin</option>
+        <option value="agent">{texts.agents.roleNames.agent}</option>
+        <option value="admin">{texts.agents.roleNames.admin}</option>
       </select>
     </label>
   )
@@ -155,7 +153,7 @@ function RoleSelect({ role, onChange }: { role: Role; onChange: (role: Role) => 
 function MaxCasesInput({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   return (
     <label>
-      Max concurrent cases
+      {texts.agents.maxConcurrent}
       <input
         className="narrow-number"
         required
@@ -208,15 +206,13 @@ function EditAgentForm({
   return (
     <form className="stack" onSubmit={save}>
       <label>
-        Full name
+        {texts.agents.fullName}
         <input required maxLength={255} value={fullName} onChange={(e) => setFullName(e.target.value)} />
       </label>
       <RoleSelect role={role} onChange={setRole} />
-      {isMe && role === 'agent' && agent.role === 'admin' && (
-        <p className="notice">As an agent you can no longer open these settings.</p>
-      )}
+      {isMe && role === 'agent' && agent.role === 'admin' && <p className="notice">{texts.agents.demoted}</p>}
       <fieldset className="choices">
-        <legend>Topics</legend>
+        <legend>{texts.shell.topics}</legend>
         {team.topics.map((topic) => (
           <label key={topic.topicID} className="choice">
             <input
@@ -228,15 +224,15 @@ function EditAgentForm({
           </label>
         ))}
       </fieldset>
-      {topics.length === 0 && <p className="muted">With no topic, no cases are assigned to them.</p>}
+      {topics.length === 0 && <p className="muted">{texts.agents.noTopic}</p>}
       <MaxCasesInput value={max} onChange={setMax} />
       <ErrorNote error={saving.error} />
       <div className="actions">
         <button type="button" className="btn ghost" onClick={onClose}>
-          Cancel
+          {texts.transfer.cancel}
         </button>
         <button type="submit" className="btn primary" disabled={saving.pending}>
-          Save
+          {texts.agents.save}
         </button>
       </div>
     </form>

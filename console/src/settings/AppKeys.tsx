@@ -1,19 +1,11 @@
 import { call } from '../api'
+import { Marked } from '../components/ui'
+import { texts } from '../texts'
 import { type KeyKind, KeyPairsPage } from './KeyPairs'
 
 const appKeys: KeyKind = {
-  title: 'App keys',
-  noun: 'app key',
-  subtitle:
-    'A client app built with a TapTalk.io SDK identifies itself with an app key: its App ID and App secret.',
-  empty: 'Create one for each client app that uses a TapTalk.io SDK.',
-  usage: (
-    <>
-      Give the App ID and App secret to the SDK's{' '}
-      <span className="mono">taptalk.init(appID, appSecret, baseURL)</span>; it sends them as the{' '}
-      <span className="mono">App-Key</span> header.
-    </>
-  ),
+  ...texts.appKeys,
+  usage: <Marked text={texts.appKeys.usage} />,
   list: async () =>
     (await call('admin/app_key/list')).appKeys.map(({ appKeyID, ...key }) => ({ id: appKeyID, ...key })),
   create: async () => {
@@ -21,9 +13,9 @@ const appKeys: KeyKind = {
     return {
       id: key.appKeyID,
       fields: [
-        { label: 'App ID', value: key.appKeyID },
-        { label: 'App secret', value: key.appKeySecret },
-        { label: 'App-Key header', value: key.appKey },
+        { label: texts.appKeys.appID, value: key.appKeyID },
+        { label: texts.appKeys.secret, value: key.appKeySecret },
+        { label: texts.appKeys.header, value: key.appKey },
       ],
     }
   },

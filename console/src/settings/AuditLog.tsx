@@ -3,6 +3,7 @@ import { call } from '../api'
 import { EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { fullTime, when } from '../format'
 import { useLoad } from '../hooks'
+import { texts } from '../texts'
 import { useNames } from '../workspace'
 
 /** The audit log: every admin change (never a secret), newest first. */
@@ -15,27 +16,25 @@ export function AuditLogPage() {
   return (
     <div className="page">
       <PageHeader
-        title="Audit log"
-        subtitle="What admins and the admin CLI changed, newest first (the latest 200)."
+        title={texts.shell.auditLog}
+        subtitle={texts.audit.subtitle}
         actions={
           <button type="button" className="btn small" disabled={log.loading} onClick={log.reload}>
-            Refresh
+            {texts.reports.refresh}
           </button>
         }
       />
       <ErrorNote error={log.error} />
       {log.data && entries.length === 0 ? (
-        <EmptyState title="Nothing yet">
-          Changes to chatbots, server keys, topics and agents are listed here.
-        </EmptyState>
+        <EmptyState title={texts.audit.empty}>{texts.audit.emptyDetail}</EmptyState>
       ) : (
         <table className="table">
           <thead>
             <tr>
-              <th>Time</th>
-              <th>Who</th>
-              <th>Action</th>
-              {!narrow && <th>Detail</th>}
+              <th>{texts.audit.time}</th>
+              <th>{texts.audit.who}</th>
+              <th>{texts.audit.action}</th>
+              {!narrow && <th>{texts.audit.detail}</th>}
             </tr>
           </thead>
           <tbody>

@@ -3,6 +3,7 @@ import { call } from '../api'
 import { EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { fullTime, when } from '../format'
 import { useAction, useLoad } from '../hooks'
+import { texts } from '../texts'
 import type { CannedReply } from '../types'
 
 /** What the form holds: a new reply, or the changes to one (`cannedReplyID`). */
@@ -44,7 +45,7 @@ export function CannedRepliesPage() {
     await replies.reload()
   }
   const remove = async (reply: CannedReply) => {
-    if (!window.confirm(`Delete the canned reply /${reply.shortcut}?`)) return
+    if (!window.confirm(texts.canned.deleteConfirm(reply.shortcut))) return
     const done = await deleting.run(() => call('canned_reply/delete', { cannedReplyID: reply.cannedReplyID }))
     if (!done) return
     if (draft.cannedReplyID === reply.cannedReplyID) setDraft(EMPTY)
@@ -53,24 +54,21 @@ export function CannedRepliesPage() {
   const list = replies.data?.cannedReplies ?? []
   return (
     <div className="page">
-      <PageHeader
-        title="Canned replies"
-        subtitle="Saved answers: agents type / and the shortcut in the reply box to insert one, and can edit it before sending."
-      />
+      <PageHeader title={texts.canned.picker} subtitle={texts.canned.subtitle} />
       <DraftForm draft={draft} onChange={setDraft} onSubmit={save} pending={saving.pending} />
       <ErrorNote error={saving.error || deleting.error || replies.error} />
       {replies.data && list.length === 0 ? (
-        <EmptyState title="No canned replies yet">Create the first one above.</EmptyState>
+        <EmptyState title={texts.canned.empty}>{texts.canned.emptyDetail}</EmptyState>
       ) : (
-        <table className="table" aria-label="Canned replies">
+        <table className="table" aria-label={texts.canned.picker}>
           <thead>
             <tr>
-              <th>Shortcut</th>
-              <th>Title</th>
-              <th className="hide-narrow">Text</th>
-              <th className="hide-narrow">Changed</th>
+              <th>{texts.canned.shortcut}</th>
+              <th>{texts.canned.title}</th>
+              <th className="hide-narrow">{texts.canned.text}</th>
+              <th className="hide-narrow">{texts.canned.changed}</th>
               <th>
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{texts.keys.actions}</span>
               </th>
             </tr>
           </thead>
@@ -87,19 +85,19 @@ export function CannedRepliesPage() {
                   <button
                     type="button"
                     className="btn small"
-                    aria-label={`Edit /${reply.shortcut}`}
+                    aria-label={texts.agents.editWho(`/${reply.shortcut}`)}
                     onClick={() => setDraft(draftOf(reply))}
                   >
-                    Edit
+                    {texts.agents.edit}
                   </button>{' '}
                   <button
                     type="button"
                     className="btn small danger"
-                    aria-label={`Delete /${reply.shortcut}`}
+                    aria-label={texts.canned.deleteWhich(reply.shortcut)}
                     disabled={deleting.pending}
                     onClick={() => void remove(reply)}
                   >
-                    Delete
+                    {texts.canned.delete}
                   </button>
                 </td>
               </tr>
@@ -123,55 +121,56 @@ function DraftForm(props: {
     <form
       className="card stack"
       onSubmit={props.onSubmit}
-      aria-label={editing ? 'Edit canned reply' : 'New canned reply'}
+      aria-label={editing ? texts.canned.editForm : texts.canned.newForm}
     >
       <div className="inline-form">
         <label>
-          Shortcut
+          {texts.canned.shortcut}
           <input
             required
             maxLength={32}
             pattern="[a-z0-9_\-]+"
-            title="Lower-case letters, digits, _ and -"
+            title={texts.canned.shortcutRule}
             value={draft.shortcut}
             onChange={(e) =>
               onChange({ ...draft, shortcut: e.target.value.toLowerCase().replace(/\s/g, '-') })
             }
-            placeholder="refund"
+            placeholder={texts.canned.shortcutPlaceholder}
           />
         </label>
         <label>
-          Title
+          {texts.canned.title}
           <input
             required
             maxLength={100}
             value={draft.title}
             onChange={(e) => onChange({ ...draft, title: e.target.value })}
-            placeholder="Refund policy"
+            placeholder={texts.canned.titlePlaceholder}
           />
         </label>
       </div>
       <label>
-        Text
+        {texts.canned.text}
         <textarea
           required
           rows={4}
           value={draft.text}
           onChange={(e) => onChange({ ...draft, text: e.target.value })}
-          placeholder="Hi {visitor.firstName}, refunds take 5 working days. — {agent.name}"
+          placeholder={texts.canned.textPlaceholder}
         />
       </label>
       <p className="muted">
-        Placeholders: <code>{'{visitor.name}'}</code>, <code>{'{visitor.firstName}'}</code> (“there” when the
-        visitor has no name), <code>{'{visitor.email}'}</code> and <code>{'{agent.name}'}</code>.
+        {texts.canned.placeholders} <code>{'{visitor.name}'}</code>, <code>{'{visitor.firstName}'}</code>{' '}
+        {texts.canned.firstName}, <code>{'{visitor.email}'}</code> {texts.canned.and}{' '}
+        <code>{'{agent.name}'}</code>.
       </p>
       <div className="actions">
         <button type="submit" className="btn primary" disabled={props.pending}>
-          {editing ? 'Save changes' : 'Create reply'}
+          {editing ? texts.chatbots.save : texts.canned.create}
         </button>
         {editing && (
           <button type="button" className="btn" onClick={() => onChange(EMPTY)}>
-            Cancel
+            {texts.transfer.cancel}
           </button>
         )}
       </div>

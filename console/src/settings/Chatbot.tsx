@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react'
 import { Link } from 'wouter'
 import { call } from '../api'
-import { CopyField, ErrorNote, PageHeader } from '../components/ui'
+import { CopyField, ErrorNote, Marked, PageHeader } from '../components/ui'
 import { fullTime } from '../format'
 import { useAction, useLoad } from '../hooks'
+import { texts } from '../texts'
 import type { ChatbotDetails } from '../types'
 import { ActiveChip } from './Chatbots'
 
@@ -15,12 +16,13 @@ export function ChatbotPage({ chatbotID }: { chatbotID: string }) {
     <div className="page">
       <p>
         <Link href="/settings/chatbots">
-          <span aria-hidden="true">← </span>All chatbots
+          <span aria-hidden="true">← </span>
+          {texts.chatbots.all}
         </Link>
       </p>
       <ErrorNote error={chatbot.error} />
       {details && <ChatbotDetailsView key={details.chatbotID} chatbot={details} onChanged={chatbot.set} />}
-      {!details && chatbot.loading && <p className="muted">Loading…</p>}
+      {!details && chatbot.loading && <p className="muted">{texts.chatbots.loading}</p>}
     </div>
   )
 }
@@ -36,7 +38,7 @@ function ChatbotDetailsView({
     <>
       <PageHeader
         title={chatbot.name}
-        subtitle={`Created ${fullTime(chatbot.created)}`}
+        subtitle={texts.chatbots.created(fullTime(chatbot.created))}
         actions={<ActiveChip active={chatbot.active} />}
       />
       <Connection chatbot={chatbot} />
@@ -51,20 +53,16 @@ function ChatbotDetailsView({
 function Connection({ chatbot }: { chatbot: ChatbotDetails }) {
   return (
     <section className="card stack" aria-labelledby="connection-title">
-      <h2 id="connection-title">Connection</h2>
-      <CopyField label="Sends cases to" value={chatbot.url} />
-      <CopyField label="Webhook URL" value={chatbot.webhookURL} />
-      <CopyField label="Secret key" value={chatbot.secretKey} secret />
+      <h2 id="connection-title">{texts.chatbots.connection}</h2>
+      <CopyField label={texts.chatbots.sendsTo} value={chatbot.url} />
+      <CopyField label={texts.chatbots.webhookURL} value={chatbot.webhookURL} />
+      <CopyField label={texts.chatbots.secretKey} value={chatbot.secretKey} secret />
       <div className="muted stack-tight">
         <p>
-          Parley posts visitors' messages to <span className="mono">{chatbot.url}</span> and signs every
-          delivery with the secret key (Standard Webhooks: the <span className="mono">webhook-signature</span>{' '}
-          header), so the bot can check that it came from Parley.
+          <Marked text={texts.chatbots.delivery(chatbot.url)} />
         </p>
         <p>
-          The bot answers, hands a case over to agents or closes it by posting to the webhook URL with the
-          secret key in the <span className="mono">Secret-Key</span> header. Keep the key on the bot's server
-          only.
+          <Marked text={texts.chatbots.answers} />
         </p>
       </div>
     </section>
@@ -91,18 +89,18 @@ function EditChatbotForm({
   }
   return (
     <form className="card stack" onSubmit={save} aria-labelledby="edit-title">
-      <h2 id="edit-title">Settings</h2>
+      <h2 id="edit-title">{texts.shell.settings}</h2>
       <div className="inline-form">
         <label>
-          Name
+          {texts.topics.name}
           <input required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
         </label>
         <label>
-          URL
+          {texts.chatbots.url}
           <input required type="url" maxLength={2048} value={url} onChange={(e) => setURL(e.target.value)} />
         </label>
         <button type="submit" className="btn primary" disabled={saving.pending || unchanged}>
-          Save changes
+          {texts.chatbots.save}
         </button>
       </div>
       <ErrorNote error={saving.error} />
@@ -125,12 +123,8 @@ function Activation({
   }
   return (
     <section className="card stack" aria-labelledby="activation-title">
-      <h2 id="activation-title">Activation</h2>
-      <p className="muted">
-        {chatbot.active
-          ? 'This chatbot answers new cases. Deactivating it hands the cases it has now over to agents, and new cases go straight to agents.'
-          : 'This chatbot gets no cases. Activating it makes it answer new cases; the chatbot active now, if any, is deactivated and its cases go to agents.'}
-      </p>
+      <h2 id="activation-title">{texts.chatbots.activation}</h2>
+      <p className="muted">{chatbot.active ? texts.chatbots.activeDetail : texts.chatbots.inactiveDetail}</p>
       <div className="actions">
         <button
           type="button"
@@ -138,7 +132,7 @@ function Activation({
           disabled={changing.pending}
           onClick={toggle}
         >
-          {chatbot.active ? 'Deactivate' : 'Activate'}
+          {chatbot.active ? texts.agents.deactivate : texts.chatbots.activate}
         </button>
       </div>
       <ErrorNote error={changing.error} />
@@ -156,12 +150,7 @@ function RotateSecret({
   const rotating = useAction()
   const [rotated, setRotated] = useState(false)
   const rotate = async () => {
-    if (
-      !window.confirm(
-        'Rotate the secret key? The old key stops working at once: update the bot with the new one.',
-      )
-    )
-      return
+    if (!window.confirm(texts.chatbots.rotateConfirm)) return
     const answer = await rotating.run(() =>
       call('admin/chatbot/rotate_secret', { chatbotID: chatbot.chatbotID }),
     )
@@ -171,19 +160,16 @@ function RotateSecret({
   }
   return (
     <section className="card stack" aria-labelledby="rotate-title">
-      <h2 id="rotate-title">Rotate secret</h2>
-      <p className="muted">
-        Makes a new secret key. The old key stops working at once, both for the bot's calls to the webhook URL
-        and for checking Parley's signatures, so update the bot right after.
-      </p>
+      <h2 id="rotate-title">{texts.chatbots.rotate}</h2>
+      <p className="muted">{texts.chatbots.rotateDetail}</p>
       {rotated && (
         <p className="notice" role="status">
-          New secret key made: copy it above and give it to the bot.
+          {texts.chatbots.rotated}
         </p>
       )}
       <div className="actions">
         <button type="button" className="btn danger" disabled={rotating.pending} onClick={rotate}>
-          Rotate secret
+          {texts.chatbots.rotate}
         </button>
       </div>
       <ErrorNote error={rotating.error} />

@@ -4,6 +4,7 @@ import { call } from '../api'
 import { EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { fullTime, when } from '../format'
 import { useAction, useLoad } from '../hooks'
+import { texts } from '../texts'
 import type { Chatbot } from '../types'
 
 /** Chatbots: the active one answers new cases first, through webhooks, then hands them to agents. */
@@ -12,18 +13,11 @@ export function ChatbotsPage() {
   const list = chatbots.data?.chatbots ?? []
   return (
     <div className="page">
-      <PageHeader
-        title="Chatbots"
-        subtitle="The active chatbot answers new cases first, then hands them over to agents or closes them."
-      />
+      <PageHeader title={texts.shell.chatbots} subtitle={texts.chatbots.subtitle} />
       <NewChatbotForm />
       <ErrorNote error={chatbots.error} />
       {chatbots.data && list.length === 0 ? (
-        <EmptyState title="No chatbots yet">
-          A chatbot answers new cases before agents do: Parley sends visitors' messages to its URL, and it
-          answers, hands the case over or closes it through its webhook URL. Without one, cases go straight to
-          agents.
-        </EmptyState>
+        <EmptyState title={texts.chatbots.empty}>{texts.chatbots.emptyDetail}</EmptyState>
       ) : (
         <ChatbotTable chatbots={list} />
       )}
@@ -45,33 +39,33 @@ function NewChatbotForm() {
   return (
     <form className="card stack" onSubmit={create}>
       <div>
-        <h2>New chatbot</h2>
-        <p className="muted">The first chatbot is active at once; a later one waits until you activate it.</p>
+        <h2>{texts.chatbots.newChatbot}</h2>
+        <p className="muted">{texts.chatbots.newDetail}</p>
       </div>
       <div className="inline-form">
         <label>
-          Name
+          {texts.topics.name}
           <input
             required
             maxLength={255}
             value={name}
             onChange={(e) => setName(e.target.value)}
-            placeholder="Helper"
+            placeholder={texts.chatbots.namePlaceholder}
           />
         </label>
         <label>
-          URL
+          {texts.chatbots.url}
           <input
             required
             type="url"
             maxLength={2048}
             value={url}
             onChange={(e) => setURL(e.target.value)}
-            placeholder="https://bot.example.com/parley"
+            placeholder={texts.chatbots.urlPlaceholder}
           />
         </label>
         <button type="submit" className="btn primary" disabled={creating.pending}>
-          Create chatbot
+          {texts.chatbots.create}
         </button>
       </div>
       <ErrorNote error={creating.error} />
@@ -84,10 +78,10 @@ function ChatbotTable({ chatbots }: { chatbots: Chatbot[] }) {
     <table className="table">
       <thead>
         <tr>
-          <th>Name</th>
-          <th className="hide-narrow">Sends cases to</th>
-          <th>Status</th>
-          <th className="hide-narrow">Created</th>
+          <th>{texts.topics.name}</th>
+          <th className="hide-narrow">{texts.chatbots.sendsTo}</th>
+          <th>{texts.keys.status}</th>
+          <th className="hide-narrow">{texts.keys.created}</th>
         </tr>
       </thead>
       <tbody>
@@ -111,5 +105,9 @@ function ChatbotTable({ chatbots }: { chatbots: Chatbot[] }) {
 }
 
 export function ActiveChip({ active }: { active: boolean }) {
-  return <span className={`chip${active ? ' chip-ok' : ''}`}>{active ? 'active' : 'inactive'}</span>
+  return (
+    <span className={`chip${active ? ' chip-ok' : ''}`}>
+      {active ? texts.keys.active : texts.chatbots.inactive}
+    </span>
+  )
 }

@@ -4,6 +4,7 @@ import { CopyField, EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { fullTime, when } from '../format'
 import { useAction, useLoad } from '../hooks'
 import { EVENT_TYPES as EVENT_TYPE_LIST } from '../lists.generated'
+import { texts } from '../texts'
 import type { EventEndpoint, EventType } from '../types'
 
 /** Every event type, as the admin API takes them (docs/reference/events.md). */
@@ -16,24 +17,16 @@ export function EventEndpointsPage() {
   const disabled = list.filter((endpoint) => endpoint.disabledAt !== null && !endpoint.active)
   return (
     <div className="page">
-      <PageHeader
-        title="Event endpoints"
-        subtitle="Your backend hears of new messages, reads, cases and users: signed, retried, in order."
-      />
+      <PageHeader title={texts.events.title} subtitle={texts.events.subtitle} />
       {disabled.length > 0 && (
         <p className="notice" role="alert">
-          {disabled.length === 1 ? 'An endpoint was' : `${disabled.length} endpoints were`} disabled after
-          failing for too long: {disabled.map((endpoint) => endpoint.url).join(', ')}. Fix it, then enable it
-          again below.
+          {texts.events.disabledNotice(disabled.length, disabled.map((endpoint) => endpoint.url).join(', '))}
         </p>
       )}
       <EndpointForm onSaved={() => endpoints.reload()} />
       <ErrorNote error={endpoints.error} />
       {endpoints.data && list.length === 0 ? (
-        <EmptyState title="No event endpoints yet">
-          Add your backend's URL and the events it wants: for example message.new, to send a push notification
-          to recipients who are offline.
-        </EmptyState>
+        <EmptyState title={texts.events.empty}>{texts.events.emptyDetail}</EmptyState>
       ) : (
         list.map((endpoint) => (
           <EndpointCard key={endpoint.endpointID} endpoint={endpoint} onChanged={() => endpoints.reload()} />
@@ -46,7 +39,7 @@ export function EventEndpointsPage() {
 function TypePicker({ types, onChange }: { types: EventType[]; onChange: (types: EventType[]) => void }) {
   return (
     <fieldset className="inline-form">
-      <legend>Events</legend>
+      <legend>{texts.shell.events}</legend>
       {EVENT_TYPES.map((type) => (
         <label key={type} className="mono">
           <input
@@ -83,26 +76,26 @@ function EndpointForm({ endpoint, onSaved }: { endpoint?: EventEndpoint; onSaved
   }
   return (
     <form className={endpoint ? 'stack' : 'card stack'} onSubmit={save}>
-      {!endpoint && <h2>New event endpoint</h2>}
+      {!endpoint && <h2>{texts.events.newEndpoint}</h2>}
       <label>
-        URL
+        {texts.chatbots.url}
         <input
           required
           type="url"
           maxLength={2048}
           value={url}
           onChange={(e) => setURL(e.target.value)}
-          placeholder="https://shop.example.com/parley-events"
+          placeholder={texts.events.urlPlaceholder}
         />
       </label>
       <TypePicker types={types} onChange={setTypes} />
       <div>
         <button type="submit" className="btn primary" disabled={saving.pending}>
-          {endpoint ? 'Save' : 'Create endpoint'}
+          {endpoint ? texts.agents.save : texts.events.create}
         </button>
       </div>
       <ErrorNote error={saving.error} />
-      {secret && <CopyField label="Signing secret of the new endpoint" value={secret} secret />}
+      {secret && <CopyField label={texts.events.secret} value={secret} secret />}
     </form>
   )
 }
@@ -119,11 +112,15 @@ function EndpointCard({ endpoint, onChanged }: { endpoint: EventEndpoint; onChan
       onChanged()
   }
   return (
-    <section className="card stack" aria-label={`Endpoint ${endpoint.url}`}>
+    <section className="card stack" aria-label={texts.events.endpoint(endpoint.url)}>
       <div className="inline-form">
         <h2 className="mono wrap-anywhere">{endpoint.url}</h2>
         <span className={`chip${endpoint.active ? ' chip-ok' : ''}`}>
-          {endpoint.active ? 'active' : endpoint.disabledAt ? 'disabled' : 'paused'}
+          {endpoint.active
+            ? texts.keys.active
+            : endpoint.disabledAt
+              ? texts.events.disabled
+              : texts.events.paused}
         </span>
         <button
           type="button"
@@ -131,19 +128,19 @@ function EndpointCard({ endpoint, onChanged }: { endpoint: EventEndpoint; onChan
           onClick={() => setActive(!endpoint.active)}
           disabled={toggling.pending}
         >
-          {endpoint.active ? 'Pause' : 'Enable'}
+          {endpoint.active ? texts.events.pause : texts.events.enable}
         </button>
         <button type="button" className="btn" aria-expanded={open} onClick={() => setOpen(!open)}>
-          {open ? 'Hide deliveries' : 'Deliveries'}
+          {open ? texts.events.hideDeliveries : texts.events.deliveries}
         </button>
       </div>
       <p className="muted">
-        {endpoint.eventTypes.join(', ')} · created{' '}
+        {endpoint.eventTypes.join(', ')} · {texts.events.created}{' '}
         <span title={fullTime(endpoint.created)}>{when(endpoint.created)}</span>
       </p>
       {endpoint.disabledAt !== null && !endpoint.active && (
         <p className="notice">
-          Disabled {fullTime(endpoint.disabledAt)}: {endpoint.disabledReason}
+          {texts.events.disabledAt(fullTime(endpoint.disabledAt))}: {endpoint.disabledReason}
         </p>
       )}
       <ErrorNote error={toggling.error} />
@@ -169,18 +166,18 @@ function Deliveries({ endpointID }: { endpointID: string }) {
   return (
     <div className="stack">
       <ErrorNote error={deliveries.error || sending.error} />
-      {deliveries.data && list.length === 0 && <p className="muted">No deliveries yet.</p>}
+      {deliveries.data && list.length === 0 && <p className="muted">{texts.events.noDeliveries}</p>}
       {list.length > 0 && (
-        <table className="table" aria-label="Recent deliveries">
+        <table className="table" aria-label={texts.events.recent}>
           <thead>
             <tr>
-              <th>Event</th>
-              <th>Status</th>
-              <th>Attempts</th>
-              <th className="hide-narrow">Last error</th>
-              <th className="hide-narrow">Recorded</th>
+              <th>{texts.events.event}</th>
+              <th>{texts.keys.status}</th>
+              <th>{texts.events.attempts}</th>
+              <th className="hide-narrow">{texts.events.lastError}</th>
+              <th className="hide-narrow">{texts.events.recorded}</th>
               <th>
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{texts.keys.actions}</span>
               </th>
             </tr>
           </thead>
@@ -202,7 +199,7 @@ function Deliveries({ endpointID }: { endpointID: string }) {
                       disabled={sending.pending}
                       onClick={() => again(delivery.deliveryID)}
                     >
-                      Send again
+                      {texts.events.sendAgain}
                     </button>
                   )}
                 </td>

@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react'
 import { CopyField, EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { fullTime, when } from '../format'
 import { useAction, useLoad } from '../hooks'
+import { texts } from '../texts'
 
 /** A key of the list, whatever its kind (server key, app key). */
 export interface KeyRow {
@@ -46,7 +47,7 @@ export function KeyPairsPage({ kind }: { kind: KeyKind }) {
     await keys.reload()
   }
   const revoke = async (id: string) => {
-    if (!window.confirm(`Revoke this ${kind.noun}? Requests with it are refused from now on.`)) return
+    if (!window.confirm(texts.keys.revokeConfirm(kind.noun))) return
     const done = await revoking.run(async () => {
       await kind.revoke(id)
       return true
@@ -63,23 +64,23 @@ export function KeyPairsPage({ kind }: { kind: KeyKind }) {
         subtitle={kind.subtitle}
         actions={
           <button type="button" className="btn primary" disabled={creating.pending} onClick={create}>
-            Create {kind.noun}
+            {texts.keys.create(kind.noun)}
           </button>
         }
       />
       {created && <CreatedKey kind={kind} created={created} onDismiss={() => setCreated(undefined)} />}
       <ErrorNote error={creating.error || revoking.error || keys.error} />
       {keys.data && list.length === 0 ? (
-        <EmptyState title={`No ${kind.title.toLowerCase()} yet`}>{kind.empty}</EmptyState>
+        <EmptyState title={texts.keys.empty(kind.title)}>{kind.empty}</EmptyState>
       ) : (
         <table className="table">
           <thead>
             <tr>
-              <th>Key ID</th>
-              <th className="hide-narrow">Created</th>
-              <th>Status</th>
+              <th>{texts.keys.keyID}</th>
+              <th className="hide-narrow">{texts.keys.created}</th>
+              <th>{texts.keys.status}</th>
               <th>
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{texts.keys.actions}</span>
               </th>
             </tr>
           </thead>
@@ -100,9 +101,9 @@ export function KeyPairsPage({ kind }: { kind: KeyKind }) {
                       className="btn small danger"
                       disabled={revoking.pending}
                       onClick={() => revoke(key.id)}
-                      aria-label={`Revoke ${key.id}`}
+                      aria-label={texts.keys.revokeWhich(key.id)}
                     >
-                      Revoke
+                      {texts.keys.revoke}
                     </button>
                   )}
                 </td>
@@ -116,11 +117,15 @@ export function KeyPairsPage({ kind }: { kind: KeyKind }) {
 }
 
 function KeyStatus({ keyRow }: { keyRow: KeyRow }) {
-  if (!keyRow.revoked) return <span className="chip chip-ok">active</span>
+  if (!keyRow.revoked) return <span className="chip chip-ok">{texts.keys.active}</span>
   const revokedTime = keyRow.revokedTime
   return (
-    <span className="chip" title={revokedTime === null ? undefined : `Revoked ${fullTime(revokedTime)}`}>
-      revoked{revokedTime === null ? '' : ` ${when(revokedTime)}`}
+    <span
+      className="chip"
+      title={revokedTime === null ? undefined : texts.keys.revokedAt(fullTime(revokedTime))}
+    >
+      {texts.keys.revoked}
+      {revokedTime === null ? '' : ` ${when(revokedTime)}`}
     </span>
   )
 }
@@ -136,9 +141,9 @@ function CreatedKey({ kind, created, onDismiss }: { kind: KeyKind; created: NewK
     <section className="card stack callout" aria-labelledby="created-key-title">
       <div>
         <h2 id="created-key-title" ref={title} tabIndex={-1}>
-          New {kind.noun} {created.id}
+          {texts.keys.newKey(kind.noun, created.id)}
         </h2>
-        <p>Copy it now: the secret is not shown again.</p>
+        <p>{texts.keys.copyNow}</p>
       </div>
       {created.fields.map((field) => (
         <CopyField key={field.label} label={field.label} value={field.value} />
@@ -146,7 +151,7 @@ function CreatedKey({ kind, created, onDismiss }: { kind: KeyKind; created: NewK
       <p className="muted">{kind.usage}</p>
       <div className="actions">
         <button type="button" className="btn" onClick={onDismiss}>
-          I have copied it
+          {texts.keys.copied}
         </button>
       </div>
     </section>

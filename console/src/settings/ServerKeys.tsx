@@ -1,18 +1,11 @@
 import { call } from '../api'
+import { Marked } from '../components/ui'
+import { texts } from '../texts'
 import { type KeyKind, KeyPairsPage } from './KeyPairs'
 
 const serverKeys: KeyKind = {
-  title: 'Server keys',
-  noun: 'server key',
-  subtitle:
-    'Your backend sends a server key in the Server-Key header to request auth tickets for its signed-in users.',
-  empty: 'Create one for your backend: it is what lets your servers request auth tickets for your users.',
-  usage: (
-    <>
-      Send it as the <span className="mono">Server-Key</span> header of your backend's auth ticket requests.
-      Keep it on your servers only.
-    </>
-  ),
+  ...texts.serverKeys,
+  usage: <Marked text={texts.serverKeys.usage} />,
   list: async () =>
     (await call('admin/server_key/list')).serverKeys.map(({ serverKeyID, ...key }) => ({
       id: serverKeyID,
@@ -20,7 +13,7 @@ const serverKeys: KeyKind = {
     })),
   create: async () => {
     const key = await call('admin/server_key/create')
-    return { id: key.serverKeyID, fields: [{ label: 'Server-Key header', value: key.serverKey }] }
+    return { id: key.serverKeyID, fields: [{ label: texts.serverKeys.header, value: key.serverKey }] }
   },
   revoke: (serverKeyID) => call('admin/server_key/revoke', { serverKeyID }),
 }

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react'
 import { call } from '../api'
 import { EmptyState, ErrorNote, PageHeader } from '../components/ui'
 import { useAction, useLoad } from '../hooks'
+import { texts } from '../texts'
 import { useWorkspace } from '../workspace'
 
 /** Topics: the queues cases wait in, and what agents are skilled for. */
@@ -20,41 +21,38 @@ export function TopicsPage() {
   const list = topics.data?.topics ?? []
   return (
     <div className="page">
-      <PageHeader
-        title="Topics"
-        subtitle="Visitors pick a topic when they open a case; agents answer the topics they are given."
-      />
+      <PageHeader title={texts.topics.title} subtitle={texts.topics.subtitle} />
       <form className="card inline-form" onSubmit={create}>
         <label>
-          New topic
+          {texts.topics.newTopic}
           <input
             required
             maxLength={255}
             value={name}
             onChange={(e) => setName(e.target.value)}
-            placeholder="Billing"
+            placeholder={texts.topics.placeholder}
           />
         </label>
         <button type="submit" className="btn primary" disabled={creating.pending}>
-          Create topic
+          {texts.topics.create}
         </button>
       </form>
       <ErrorNote error={creating.error || topics.error} />
       {topics.data && list.length === 0 ? (
-        <EmptyState title="No topics yet" />
+        <EmptyState title={texts.topics.empty} />
       ) : (
         <table className="table">
           <thead>
             <tr>
-              <th>Name</th>
-              <th>ID</th>
+              <th>{texts.topics.name}</th>
+              <th>{texts.topics.id}</th>
             </tr>
           </thead>
           <tbody>
             {list.map((topic) => (
               <tr key={topic.topicID}>
                 <td>
-                  {topic.name} {topic.isDefault && <span className="chip">default</span>}
+                  {topic.name} {topic.isDefault && <span className="chip">{texts.topics.default}</span>}
                 </td>
                 <td className="mono">{topic.topicID}</td>
               </tr>
