@@ -542,6 +542,12 @@ for (const dialect of dialects) {
       await expect(rating.textContent()).resolves.toContain('Rated 4/5 by the visitor')
       await expect(rating.getByRole('img', { name: '4 out of 5 stars' }).count()).resolves.toBe(1)
       await expect(rating.locator('.rating-note').textContent()).resolves.toBe('Quick answer, thanks!')
+      // The footer grew with the rating: the conversation still shows its last line whole.
+      await until(`(() => {
+        const box = document.querySelector('[data-testid="transcript"]').getBoundingClientRect()
+        const last = [...document.querySelectorAll('[data-testid="transcript"] .system-line')].at(-1).getBoundingClientRect()
+        return last.top >= box.top && last.bottom <= box.bottom
+      })()`)
       await page.getByRole('tab', { name: /Closed/ }).click()
       const closedRow = page.locator(`[data-testid="list-closed"] [data-case-id="${flow.caseID}"]`)
       await closedRow.waitFor(WAIT)

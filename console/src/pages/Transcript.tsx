@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from 'react'
+import { type ReactNode, type RefObject, useEffect, useRef } from 'react'
 import { fullTime, when } from '../format'
 import { texts } from '../texts'
 import type { Message, Note } from '../types'
@@ -7,6 +7,30 @@ import { NoteItem } from './CaseNotes'
 import { Content } from './MessageContent'
 
 const SYSTEM = 9001
+
+/**
+ * A reader at the newest message stays there when the conversation's box shrinks (the footer grows
+ * as a case closes and shows its rating); one who scrolled back is left where they are.
+ */
+function useStaysAtEnd(box: RefObject<HTMLDivElement | null>, end: RefObject<HTMLDivElement | null>) {
+  useEffect(() => {
+    const element = box.current
+    if (!element) return
+    let atEnd = true
+    const onScroll = () => {
+      atEnd = element.scrollHeight - element.scrollTop - element.clientHeight < 24
+    }
+    const observer = new ResizeObserver(() => {
+      if (atEnd) end.current?.scrollIntoView({ block: 'end' })
+    })
+    element.addEventListener('scroll', onScroll)
+    observer.observe(element)
+    return () => {
+      observer.disconnect()
+      element.removeEventListener('scroll', onScroll)
+    }
+  }, [box, end])
+}
 
 type Side = 'visitor' | 'ours' | 'system'
 
@@ -25,6 +49,7 @@ export function Transcript({
   visitorID: string
   before?: ReactNode
 }) {
+  const box = useRef<HTMLDivElement>(null)
   const end = useRef<HTMLDivElement>(null)
   const names = useNames()
   const count = messages.length + notes.length
@@ -32,6 +57,7 @@ export function Transcript({
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' })
   }, [count])
+  useStaysAtEnd(box, end)
   // The server names every sender (docs/reference/client-api.md); these are for one that no longer exists.
   const sender = (message: Message) => {
     const [role, id = ''] = message.user.userID.split(':')
@@ -47,7 +73,7 @@ export function Transcript({
   // The newest of our messages the visitor has read says so.
   const lastRead = messages.findLast((m) => side(m) === 'ours' && m.isRead)?.messageID
   return (
-    <div className="transcript" aria-live="polite" data-testid="transcript">
+    <div ref={box} className="transcript" aria-live="polite" data-testid="transcript">
       {before}
       {messages.length === 0 && <p className="muted center">{texts.transcript.empty}</p>}
       {timeline(messages, notes).map((message) =>
