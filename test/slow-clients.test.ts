@@ -1,3 +1,5 @@
+import { once } from 'node:events'
+import { Worker } from 'node:worker_threads'
 import { afterEach, beforeAll, expect, test } from 'vitest'
 import { startServer, stopServer, useServer } from './support/app.js'
 import { createOrganization } from './support/clients.js'
@@ -142,6 +144,36 @@ describeEachDatabase('connections per client address', (dialect) => {
       )
     }
     expect(status).toBe(200)
+  })
+})
+
+describeEachDatabase('a burst of connections from one address', (dialect) => {
+  const server = useServer(dialect)
+
+  test("is read a few connections per turn: another address's request is not queued behind it", async () => {
+    const ready = new Int32Array(new SharedArrayBuffer(4))
+    const client = new Worker(new URL('./support/burst-client.mjs', import.meta.url), {
+      workerData: {
+        port: Number(new URL(server().url).port),
+        count: 100,
+        burstAddress: '127.0.0.2',
+        otherAddress: '127.0.0.3',
+        ready,
+      },
+    })
+    try {
+      const answers = once(client, 'message')
+      // This thread (the server's) waits while the client connects and writes everything: then
+      // the server finds the burst and, after it, the other request, all at once.
+      expect(Atomics.wait(ready, 0, 0, PATIENCE_MS)).toBe('ok')
+      const [order] = (await within(answers, PATIENCE_MS * 4, 'every answer')) as [string[]]
+      expect(order.filter((name) => name === 'burst')).toHaveLength(100)
+      // Read all at once, the burst would be answered before the other request; paced, the other
+      // request is read after the first CONNECTIONS_READ_AT_ONCE of the burst.
+      expect(order.indexOf('other')).toBeLessThan(20)
+    } finally {
+      await client.terminate()
+    }
   })
 })
 

@@ -61,6 +61,74 @@ function trustedProxy(trustProxy: boolean | string[]): (address: string) => bool
 }
 
 /**
+ * How many new connections in a row one address gets read at once. Node accepts one connection
+ * per turn of its event loop, in the order they came, so a client whose request arrives behind a
+ * burst (hundreds of WebSockets opened at once) waits for every connection ahead of it: cheap to
+ * accept, but not if each one's handshake runs as well. Browsers open six at once.
+ */
+export const CONNECTIONS_READ_AT_ONCE = 8
+
+/** An address's connections accepted since its last quiet turn, and those not read yet. */
+interface Burst {
+  accepted: number
+  waiting: Socket[]
+  acceptedThisTurn: boolean
+}
+
+/**
+ * Reads an address's new connections (accepted paused) at once up to CONNECTIONS_READ_AT_ONCE in
+ * a row; beyond that, in the order they came, CONNECTIONS_READ_AT_ONCE per turn of the event loop
+ * from the first turn in which the address opened nothing new. While a burst is still being
+ * accepted, each turn costs an accept and no handshake, so everyone else's connections behind it
+ * are reached soon.
+ */
+export class Pacer {
+  private readonly bursts = new Map<string, Burst>()
+  private scheduled = false
+
+  admit(address: string, socket: Socket): void {
+    let burst = this.bursts.get(address)
+    if (!burst) this.bursts.set(address, (burst = { accepted: 0, waiting: [], acceptedThisTurn: false }))
+    burst.acceptedThisTurn = true
+    if (burst.waiting.length === 0 && burst.accepted < CONNECTIONS_READ_AT_ONCE) {
+      burst.accepted++
+      socket.resume()
+    } else burst.waiting.push(socket)
+    this.schedule()
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return
+    this.scheduled = true
+    setImmediate(() => this.nextTurn())
+  }
+
+  private nextTurn(): void {
+    this.scheduled = false
+    for (const [address, burst] of this.bursts) {
+      if (burst.acceptedThisTurn) {
+        burst.acceptedThisTurn = false
+        continue
+      }
+      burst.accepted = 0
+      this.readSome(burst.waiting)
+      if (burst.waiting.length === 0) this.bursts.delete(address)
+    }
+    if (this.bursts.size > 0) this.schedule()
+  }
+
+  private readSome(waiting: Socket[]): void {
+    let read = 0
+    while (read < CONNECTIONS_READ_AT_ONCE && waiting.length > 0) {
+      const socket = waiting.shift() as Socket
+      if (socket.destroyed) continue
+      socket.resume()
+      read++
+    }
+  }
+}
+
+/**
  * At most `perAddress` connections per client address, counted twice over:
  * - each TCP connection, by its peer's address, from the moment it opens (a client that sends
  *   nothing, or its headers slowly, has no request yet): one too many is closed at once, before
@@ -69,6 +137,8 @@ function trustedProxy(trustProxy: boolean | string[]): (address: string) => bool
  * - each request in progress and each open WebSocket, by the client's address (Fastify's
  *   request.ip, which follows TRUST_PROXY), before any credential or body is read: one too many
  *   is answered 429 (42900).
+ * New connections are accepted paused (net.Server's `pauseOnConnect`, which http.Server does not
+ * take as an option) and read as the pacer lets them.
  */
 export function useConnectionLimits(
   app: FastifyInstance,
@@ -77,12 +147,15 @@ export function useConnectionLimits(
   if (perAddress === 0) return
   const isProxy = trustedProxy(trustProxy)
   const sockets = new Slots(perAddress)
+  const pacer = new Pacer()
+  ;(app.server as { pauseOnConnect?: boolean }).pauseOnConnect = true
   app.server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress
-    if (address === undefined || isProxy(address)) return
+    if (address === undefined || isProxy(address)) return void socket.resume()
     const release = sockets.take(address)
-    if (release) socket.once('close', release)
-    else socket.destroy()
+    if (!release) return void socket.destroy()
+    socket.once('close', release)
+    pacer.admit(address, socket)
   })
   const requests = new Slots(perAddress)
   app.addHook('onRequest', (request, reply, done) => {
