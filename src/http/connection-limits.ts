@@ -87,8 +87,8 @@ export class Pacer {
   private scheduled = false
 
   admit(address: string, socket: Socket): void {
-    let burst = this.bursts.get(address)
-    if (!burst) this.bursts.set(address, (burst = { accepted: 0, waiting: [], acceptedThisTurn: false }))
+    const burst = this.bursts.get(address) ?? { accepted: 0, waiting: [], acceptedThisTurn: false }
+    this.bursts.set(address, burst)
     burst.acceptedThisTurn = true
     if (burst.waiting.length === 0 && burst.accepted < CONNECTIONS_READ_AT_ONCE) {
       burst.accepted++
