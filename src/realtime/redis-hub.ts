@@ -46,6 +46,8 @@ export class RedisHub implements Hub {
   private readonly subscriptions: Subscriptions
   private readonly notices: NodeJS.Timeout
   private readonly send: (channel: string, message: string) => Promise<unknown>
+  private sessionsHeard = false
+  private closed = false
 
   /**
    * Takes its connections (storage/redis.ts; the app opens and closes them): the publisher, and
@@ -60,10 +62,7 @@ export class RedisHub implements Hub {
     this.subscriptions = subscriptions({ message: this.receive, dropped: this.dropped })
     // A cluster's channels are sharded (SPUBLISH reaches the shard owning the channel's slot).
     this.send = 'nodes' in publisher ? publisher.spublish.bind(publisher) : publisher.publish.bind(publisher)
-    // Every instance hears of revoked sessions: each caches them.
-    this.acquire(SESSIONS_CHANNEL).catch((error: Error) =>
-      this.log.error({ err: error }, 'redis hub: subscribe failed'),
-    )
+    this.listenToSessions()
     this.notices = setInterval(this.sendNotices, NOTICE_MS)
     this.notices.unref()
   }
@@ -96,14 +95,27 @@ export class RedisHub implements Hub {
   }
 
   async ready(): Promise<void> {
-    const problem = this.publisher.status === 'ready' ? this.subscriptions.problem() : undefined
+    const problem = this.sessionsHeard ? this.subscriptions.problem() : 'not subscribed yet'
     if (this.publisher.status !== 'ready' || problem) {
       throw new Error(`redis hub not ready: publisher ${this.publisher.status}, ${problem ?? 'subscribed'}`)
     }
   }
 
+  /** Every instance hears of revoked sessions (each caches them); until it does, it is not ready. */
+  private listenToSessions(): void {
+    this.acquire(SESSIONS_CHANNEL)
+      .then(() => {
+        this.sessionsHeard = true
+      })
+      .catch((error: Error) => {
+        this.log.warn({ err: error }, 'redis hub: subscribe failed; trying again')
+        if (!this.closed) setTimeout(() => this.listenToSessions(), NOTICE_MS).unref()
+      })
+  }
+
   /** Stops listening; the connections stay open until the app closes them (a loss then is no news). */
   async close(): Promise<void> {
+    this.closed = true
     clearInterval(this.notices)
     this.lossListeners.clear()
     await this.subscriptions.close()

@@ -17,7 +17,7 @@ export interface Subscriptions {
   /** Resolves once Redis confirmed the subscription. */
   subscribe(channel: string): Promise<void>
   unsubscribe(channel: string): void
-  /** Whether every connection holding a subscription is subscribed (else why not). */
+  /** Why a subscription made is lost for now (its connection closed), if one is. */
   problem(): string | undefined
   close(): Promise<void>
 }
@@ -30,6 +30,8 @@ export interface Subscriptions {
 class Link {
   readonly channels = new Set<string>()
   private up = false
+  /** Closed after it was subscribed, and not subscribed again yet: its channels are lost. */
+  private down = false
 
   constructor(
     readonly connection: Redis,
@@ -42,8 +44,9 @@ class Link {
     if (connection.status === 'ready') this.resubscribe()
   }
 
+  /** What is wrong, once it lost its subscriptions (a link still starting has lost nothing). */
   get status(): string | undefined {
-    return this.up ? undefined : `subscriber ${this.connection.status}`
+    return this.down ? `subscriber ${this.connection.status}` : undefined
   }
 
   subscribe(channel: string): Promise<void> {
@@ -75,6 +78,7 @@ class Link {
     subscribed
       .then(() => {
         this.up = this.connection.status === 'ready'
+        if (this.up) this.down = false
       })
       .catch(() => this.connection.disconnect(true))
   }
@@ -82,6 +86,7 @@ class Link {
   private readonly onClose = () => {
     if (!this.up) return
     this.up = false
+    this.down = true
     this.events.dropped([...this.channels])
   }
 }
@@ -132,8 +137,15 @@ export class ClusterSubscriptions implements Subscriptions {
 
   subscribe(channel: string): Promise<void> {
     const link = this.linkFor(channel)
-    if (!link) return Promise.reject(new Error('redis cluster: no master known for the channel yet'))
-    return link.subscribe(channel)
+    if (link) return link.subscribe(channel)
+    // Before the cluster told its slots: once it has.
+    return new Promise((resolve, reject) =>
+      this.cluster.once('refresh', () => {
+        const known = this.linkFor(channel)
+        if (known) known.subscribe(channel).then(resolve, reject)
+        else reject(new Error('redis cluster: no master owns the channel'))
+      }),
+    )
   }
 
   unsubscribe(channel: string): void {
