@@ -39,6 +39,7 @@ import { GATEWAY_DEFAULTS, gateway } from './realtime/gateway.js'
 import { LocalHub } from './realtime/hub.js'
 import { LocalPresence, Presence, RedisPresence } from './realtime/presence.js'
 import { RedisHub } from './realtime/redis-hub.js'
+import { subscriptionsOn } from './realtime/subscriber-links.js'
 import { createServices, type Services } from './services.js'
 import type { Database } from './storage/database.js'
 import { fileStorage } from './storage/files/index.js'
@@ -112,7 +113,9 @@ export async function buildApp(options: AppOptions) {
   await database.ids.lease({ log: app.log })
   // Without Redis, one instance: events, presence and login counts stay in the process.
   const redis = config.redisURL ? new RedisConnections(config.redisURL, app.log) : undefined
-  const hub = redis ? new RedisHub(redis.publisher, redis.subscriber, app.log) : new LocalHub(app.log)
+  const hub = redis
+    ? new RedisHub(redis.publisher, (events) => subscriptionsOn(redis, events), app.log)
+    : new LocalHub(app.log)
   const services = createServices({
     database,
     clock,

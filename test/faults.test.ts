@@ -185,15 +185,16 @@ describe.skipIf(!enabled)('faults, on PostgreSQL and Redis', () => {
     await reader.stop()
   }, 90_000) // two server processes, Redis and a reader under load
 
-  test('a malformed or gapped publish on the channel is survived: the one dropped, the other closes sockets for resync', async () => {
+  test("a malformed or gapped publish on a user's channel is survived: the one dropped, the other closes that user's sockets for resync", async () => {
     const deployment = await Deployment.start(1)
     running = deployment
     const [a] = deployment.urls as [string]
-    const bob = await deployment.signIn('bob')
-    const socket = await connect(a, bob.accessToken)
+    const [bob, carol] = [await deployment.signIn('bob'), await deployment.signIn('carol')]
+    const [socket, other] = [await connect(a, bob.accessToken), await connect(a, carol.accessToken)]
     const redis = new Redis(deployment.env.REDIS_URL as string)
-    await redis.publish('parley:events', 'not json {')
-    await redis.publish('parley:events', JSON.stringify({ origin: 'elsewhere', seq: 'x' }))
+    const channel = `parley:user:${bob.userID}`
+    await redis.publish(channel, 'not json {')
+    await redis.publish(channel, JSON.stringify({ origin: 'elsewhere', seq: 'x' }))
     // Another instance's numbered events for bob: 1 arrives after the garbage, which was dropped;
     // then 3: number 2 never came.
     const event = (seq: number) =>
@@ -203,10 +204,17 @@ describe.skipIf(!enabled)('faults, on PostgreSQL and Redis', () => {
         audience: { userIDs: [bob.userID] },
         event: { eventName: 'test/ping', data: { seq } },
       })
-    await redis.publish('parley:events', event(1))
+    await redis.publish(channel, event(1))
     expect((await socket.waitFor('test/ping'))[0].data).toEqual({ seq: 1 })
-    await redis.publish('parley:events', event(3))
+    await redis.publish(channel, event(3))
     expect((await socket.closed).code).toBe(4002)
+    // Carol's socket heard nothing of it, and stays open.
+    expect(other.socket.readyState).toBe(other.socket.OPEN)
+    // A notice from an instance not heard on the channel yet says a publish of its failed there.
+    const again = await connect(a, bob.accessToken)
+    await redis.publish(channel, JSON.stringify({ origin: 'yet another', seq: 7 }))
+    expect((await again.closed).code).toBe(4002)
+    expect(other.socket.readyState).toBe(other.socket.OPEN)
     redis.disconnect()
     expect(deployment.instances[0]?.child.exitCode).toBeNull()
     expect((await send(`${a}/readyz`, { method: 'GET' })).status).toBe(200)

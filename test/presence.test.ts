@@ -47,8 +47,9 @@ describeEachDatabase('presence on Redis', (dialect) => {
     await bobSocket.waitUntil(statusOf(alice.userID, true))
     // What a Redis restart without persistence does to presence (the sockets stay open here).
     await redis.flushall()
-    const key = `parley:presence:${alice.userID}`
-    await eventually(async () => (await redis.exists(key)) === 1, `${key} is back`)
+    // Her key, in whichever bucket of presence (parley:{presence:<n>}:user:<userID>).
+    const key = `parley:{presence:*}:user:${alice.userID}`
+    await eventually(async () => (await redis.keys(key)).length === 1, `${key} is back`)
     await aliceSocket.close()
     await bobSocket.waitUntil(statusOf(alice.userID, false))
     await bobSocket.close()

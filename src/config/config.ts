@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { type AllowList, parseAllowList } from '../lib/destinations.js'
 import { isHostName, parseNetwork } from '../lib/networks.js'
 import { type PostgresSettings, postgresEnv, postgresSettings } from './postgres.js'
+import { isRedisURL } from './redis-target.js'
 
 /** Everything Parley reads from its environment, parsed and checked once at start. */
 export interface Config {
@@ -150,7 +151,7 @@ const env = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   ...postgresEnv,
-  REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  REDIS_URL: z.string().refine(isRedisURL, 'must be a redis:, rediss: or redis+cluster: URL').optional(),
   PARLEY_MASTER_KEY: z
     .string()
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be 32 bytes, base64-encoded')

@@ -21,6 +21,7 @@ import {
 import { pingRound } from './ping-rounds.js'
 import type { Presence } from './presence.js'
 import { authenticateSocket } from './socket-auth.js'
+import { holdEvents, requireEvents } from './socket-events.js'
 
 export interface GatewayOptions extends FrameLimitOptions {
   presence: Presence
@@ -104,10 +105,11 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     if (frame.eventName === 'session/revoked')
       for (const { socket } of reached) socket.close(4001, 'session revoked')
   })
-  // A socket that stays open misses nothing: when events may have been lost, every socket here
-  // is closed, and its client reconnects and reads what it missed (docs/operations/failure-modes.md).
-  const unlisten = services.hub.onLoss(() => {
-    for (const { socket } of connections.all())
+  // A socket that stays open misses nothing: when events may have been lost, the sockets they
+  // were for are closed, and their clients reconnect and read what they missed
+  // (docs/operations/failure-modes.md).
+  const unlisten = services.hub.onLoss((audience) => {
+    for (const { socket } of audience ? connections.reached(audience) : connections.all())
       socket.close(CLOSE_RESYNC, 'events may have been missed; resync')
   })
 
@@ -194,17 +196,6 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     }
   }
 
-  /** A socket opened while events cannot reach it would miss them silently: refuse it (503). */
-  const requireEvents = async (request: FastifyRequest) => {
-    if (!request.ws) return
-    try {
-      await services.hub.ready()
-    } catch (error) {
-      request.log.warn({ err: error }, 'refused a socket: real-time events are unavailable')
-      throw new AppError('unavailable', 'Real-time events are unavailable; try again')
-    }
-  }
-
   const open = (socket: WebSocket, request: FastifyRequest) => {
     if (!connections.admits(request.client, options.sockets)) {
       socket.close(CLOSE_TOO_MANY_SOCKETS, 'too many sockets for this session or user')
@@ -280,8 +271,9 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       response: { 200: successEnvelope(z.object({})), 401: unauthorized, 429: tooManyConnections },
     },
     onRequest: async (request) => {
-      await requireEvents(request)
+      await requireEvents(services.hub, request)
       await authenticateSocket(request, services)
+      await holdEvents(services.hub, request)
     },
     handler: async (request) => {
       if ((request.query as { check?: string }).check !== '1') {

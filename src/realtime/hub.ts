@@ -7,6 +7,12 @@ export type { Audience } from '../domain/happenings/catalogue.js'
 /** Hears every frame published, with whom it is for. */
 export type Subscriber = (audience: Audience, frame: Frame) => void
 
+/**
+ * Hears that frames for this instance may have been lost: for `audience`'s sockets, or (without
+ * one) for every socket here.
+ */
+export type LossListener = (audience?: Audience) => void
+
 /** Where a hub reports a subscriber that threw (the frame still reaches the other subscribers). */
 export interface HubLog {
   error(details: object, message: string): void
@@ -22,10 +28,15 @@ export interface Hub {
   publish(audience: Audience, frame: Frame): void
   subscribe(subscriber: Subscriber): () => void
   /**
-   * Calls `listener` when events meant for this instance may have been lost (it lost Redis, or
-   * another instance's events arrived with a gap): open sockets can no longer be told everything.
+   * Frames for this user must reach this instance (it is opening a socket of theirs): resolves
+   * once they will, with what to call when the socket has closed.
    */
-  onLoss(listener: () => void): () => void
+  hold(userID: string): Promise<() => void>
+  /**
+   * Calls `listener` when events meant for this instance may have been lost (it lost Redis, or
+   * another instance's events arrived with a gap): those sockets can no longer be told everything.
+   */
+  onLoss(listener: LossListener): () => void
   /** Throws when the hub cannot reach other instances (for /readyz, and before a socket opens). */
   ready(): Promise<void>
   close(): Promise<void>
@@ -54,6 +65,11 @@ export class LocalHub implements Hub {
   subscribe(subscriber: Subscriber): () => void {
     this.subscribers.add(subscriber)
     return () => this.subscribers.delete(subscriber)
+  }
+
+  /** Every frame of this process reaches its subscribers already. */
+  async hold(): Promise<() => void> {
+    return () => {}
   }
 
   /** Nothing between this process's publishers and its sockets can lose an event. */

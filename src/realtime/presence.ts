@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis'
 import type { User } from '../domain/users/user.js'
+import type { RedisClient } from '../storage/redis.js'
 import type { Hub } from './hub.js'
 
 /** One open socket of a user, as presence knows it. */
@@ -60,13 +60,25 @@ export class LocalPresence implements PresenceStore {
 
 /** How long a socket counts without a refresh (instances refresh on every ping round). */
 export const SOCKET_TTL_MS = 90_000
-const userKey = (userID: string) => `parley:presence:${userID}`
-/** Every socket of every instance: member `userID organizationID socketID`, score = when it lapses. */
-const ALL_SOCKETS = 'parley:presence:sockets'
+/**
+ * Users are spread over this many buckets, each in one hash slot (its keys share the hash tag
+ * `{presence:<n>}`), so that on a Redis Cluster a script's keys are in one slot and the buckets
+ * spread over the shards.
+ */
+const BUCKETS = 16
+function bucketOf(userID: string): number {
+  let hash = 0
+  for (let i = 0; i < userID.length; i++) hash = (hash * 31 + userID.charCodeAt(i)) >>> 0
+  return hash % BUCKETS
+}
+const userKeyPrefix = (bucket: number) => `parley:{presence:${bucket}}:user:`
+const userKey = (userID: string) => `${userKeyPrefix(bucketOf(userID))}${userID}`
+/** Every socket of a bucket's users: member `userID organizationID socketID`, score = when it lapses. */
+const socketsKey = (bucket: number) => `parley:{presence:${bucket}}:sockets`
 const member = (socket: PresenceSocket) => `${socket.userID} ${socket.organizationID} ${socket.socketID}`
 
 // One sorted set per user (member = socket, score = when it stops counting) and one of all
-// sockets, for finding those that lapsed. Each script drops stale members first and answers how
+// sockets of the user's bucket, for finding those that lapsed. Each script drops stale members first and answers how
 // many were live, atomically.
 const ADD = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 local before = redis.call('ZCARD', KEYS[1])
@@ -79,8 +91,9 @@ local removed = redis.call('ZREM', KEYS[1], ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if removed == 1 and redis.call('ZCARD', KEYS[1]) == 0 then return 1 end
 return 0`
-// Lapsed sockets, a batch at a time: each is removed by exactly one caller, who learns whether
-// its user has no socket left.
+// Lapsed sockets of a bucket, a batch at a time: each is removed by exactly one caller, who learns
+// whether its user has no socket left. The users' keys are named here, not passed: they share the
+// bucket's hash tag, so on a cluster they are in the slot of KEYS[1].
 const EXPIRE = `local lapsed = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 500)
 local offline = {}
 for _, entry in ipairs(lapsed) do
@@ -98,50 +111,55 @@ return offline`
 /** Presence across instances, on a connection the app opens and closes (storage/redis.ts). */
 export class RedisPresence implements PresenceStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly now: () => number,
   ) {}
 
   async add(socket: PresenceSocket): Promise<boolean> {
     const now = this.now()
-    const keys = [userKey(socket.userID), ALL_SOCKETS]
+    const keys = [userKey(socket.userID), socketsKey(bucketOf(socket.userID))]
     const args = [now, now + SOCKET_TTL_MS, socket.socketID, SOCKET_TTL_MS, member(socket)]
     return (await this.redis.eval(ADD, 2, ...keys, ...args)) === 0
   }
 
   async remove(socket: PresenceSocket): Promise<boolean> {
-    const keys = [userKey(socket.userID), ALL_SOCKETS]
+    const keys = [userKey(socket.userID), socketsKey(bucketOf(socket.userID))]
     return (await this.redis.eval(REMOVE, 2, ...keys, this.now(), socket.socketID, member(socket))) === 1
   }
 
-  /** ZADD without XX: after Redis lost its data (a restart without persistence), this puts it back. */
+  /**
+   * ZADD without XX: after Redis lost its data (a restart without persistence), this puts it back.
+   * One pipeline per bucket, as a cluster takes a pipeline's keys from one slot only.
+   */
   async refresh(sockets: PresenceSocket[]): Promise<void> {
-    if (sockets.length === 0) return
     const until = this.now() + SOCKET_TTL_MS
-    const batch = this.redis.pipeline()
+    const batches = new Map<number, ReturnType<RedisClient['pipeline']>>()
     for (const socket of sockets) {
+      const bucket = bucketOf(socket.userID)
+      const batch = batches.get(bucket) ?? this.redis.pipeline()
+      batches.set(bucket, batch)
       batch.zadd(userKey(socket.userID), until, socket.socketID)
       batch.pexpire(userKey(socket.userID), SOCKET_TTL_MS)
-      batch.zadd(ALL_SOCKETS, until, member(socket))
+      batch.zadd(socketsKey(bucket), until, member(socket))
     }
-    await batch.exec()
+    await Promise.all([...batches.values()].map((batch) => batch.exec()))
   }
 
   async expire(): Promise<{ userID: string; organizationID: string }[]> {
-    const offline = (await this.redis.eval(EXPIRE, 1, ALL_SOCKETS, this.now(), userKey(''))) as string[]
-    return offline.map((entry) => {
+    const buckets = Array.from({ length: BUCKETS }, (_, bucket) =>
+      this.redis.eval(EXPIRE, 1, socketsKey(bucket), this.now(), userKeyPrefix(bucket)),
+    )
+    return ((await Promise.all(buckets)) as string[][]).flat().map((entry) => {
       const [userID = '', organizationID = ''] = entry.split(' ')
       return { userID, organizationID }
     })
   }
 
-  /** A user is online while one of their sockets has not lapsed. */
+  /** A user is online while one of their sockets has not lapsed (the counts go out together). */
   async online(userIDs: readonly string[]): Promise<Set<string>> {
-    if (userIDs.length === 0) return new Set()
-    const batch = this.redis.pipeline()
-    for (const userID of userIDs) batch.zcount(userKey(userID), this.now(), '+inf')
-    const counts = (await batch.exec()) ?? []
-    return new Set(userIDs.filter((_, i) => Number(counts[i]?.[1] ?? 0) > 0))
+    const now = this.now()
+    const counts = await Promise.all(userIDs.map((userID) => this.redis.zcount(userKey(userID), now, '+inf')))
+    return new Set(userIDs.filter((_, i) => (counts[i] ?? 0) > 0))
   }
 }
 

@@ -1,137 +1,164 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Redis } from 'ioredis'
+import type { Cluster, Redis } from 'ioredis'
 import { randomToken } from '../lib/secrets.js'
-import { type Audience, type Frame, type Hub, LocalHub, type Subscriber } from './hub.js'
+import {
+  audienceOfChannel,
+  ChannelNumbers,
+  channelsOf,
+  HeardNumbers,
+  parseEnvelope,
+  SESSIONS_CHANNEL,
+  userChannel,
+} from './channels.js'
+import { type Audience, type Frame, type Hub, LocalHub, type LossListener, type Subscriber } from './hub.js'
+import type { SubscriptionEvents, Subscriptions } from './subscriber-links.js'
 
-const CHANNEL = 'parley:events'
+/** How often an instance tells the channels where a publish of its failed that something is missing. */
+export const NOTICE_MS = 1000
 
-/** How often an instance says how far it has published, so a lost last event is noticed. */
-export const HEARTBEAT_MS = 1000
-
-/**
- * What travels on the channel. `seq` numbers one instance's publishes 1, 2, 3…; a heartbeat
- * (no `event`) repeats the last number used.
- */
-interface Envelope {
-  origin: string
-  seq: number
-  audience?: Audience
-  /** The frame (named `event` on the channel, which instances of every version share). */
-  event?: Frame
-}
-
-function parseEnvelope(raw: string): Envelope | undefined {
-  try {
-    const envelope = JSON.parse(raw) as Envelope
-    if (typeof envelope?.origin !== 'string' || !Number.isSafeInteger(envelope.seq)) return undefined
-    if (envelope.event !== undefined && (typeof envelope.event?.eventName !== 'string' || !envelope.audience))
-      return undefined
-    return envelope
-  } catch {
-    return undefined
-  }
+/** A channel this instance subscribes to, for as long as something holds it. */
+interface Held {
+  count: number
+  subscribed: Promise<void>
+  heard: HeardNumbers
 }
 
 /**
- * The hub across instances: publish delivers locally, then through Redis pub/sub to the other
- * instances, which deliver locally only; an instance skips its own messages coming back, so
- * nothing loops or arrives twice. Redis keeps one publisher's messages in order.
+ * The hub across instances: publish delivers locally, then through Redis to the instances that
+ * hold a socket of each user addressed (one channel per user, channels.ts), which deliver
+ * locally only; an instance skips its own messages coming back, so nothing loops or arrives
+ * twice. Redis keeps one publisher's messages on one channel in order.
  *
- * Pub/sub forgets what it could not deliver, so this hub says when its sockets may have missed
- * something (onLoss): when its subscription drops (Redis restarted, the connection broke), and
- * when another instance's numbered publishes arrive with a gap (a publish that failed, or was
- * flushed from ioredis' queue before this instance had subscribed again). Until it has subscribed
- * again it is not ready, and /connect refuses new sockets.
+ * Pub/sub forgets what it could not deliver, so this hub says which sockets may have missed
+ * something (onLoss): those of the channels whose subscription dropped (Redis restarted, a
+ * connection broke, a slot moved), and those of a channel where another instance's numbered
+ * publishes arrive with a gap, or where that instance says a publish of its failed. Until every
+ * subscription is back it is not ready, and /connect refuses new sockets.
  */
 export class RedisHub implements Hub {
   private readonly local: LocalHub
   private readonly origin = randomToken(9)
-  private readonly lossListeners = new Set<() => void>()
-  /** The last number heard from each other instance since this subscription began. */
-  private readonly heard = new Map<string, number>()
-  private readonly heartbeat: NodeJS.Timeout
-  private seq = 0
-  private subscribed = false
+  private readonly lossListeners = new Set<LossListener>()
+  private readonly numbers = new ChannelNumbers()
+  private readonly held = new Map<string, Held>()
+  /** Channels where a publish failed since the last notice. */
+  private readonly failed = new Set<string>()
+  private readonly subscriptions: Subscriptions
+  private readonly notices: NodeJS.Timeout
+  private readonly send: (channel: string, message: string) => Promise<unknown>
+  private sessionsHeard = false
+  private closed = false
 
-  /** Takes its two connections (storage/redis.ts); the app opens and closes them. */
+  /**
+   * Takes its connections (storage/redis.ts; the app opens and closes them): the publisher, and
+   * the subscriptions, made here with the hub's ears.
+   */
   constructor(
-    private readonly publisher: Redis,
-    private readonly subscriber: Redis,
+    private readonly publisher: Redis | Cluster,
+    subscriptions: (events: SubscriptionEvents) => Subscriptions,
     private readonly log: FastifyBaseLogger,
   ) {
     this.local = new LocalHub(log)
-    this.subscriber.on('message', this.onMessage)
-    // Subscribe on every (re)connection ourselves, so readiness means "subscribed", not just "connected".
-    this.subscriber.on('ready', this.subscribeToChannel)
-    this.subscriber.on('close', this.onClose)
-    if (this.subscriber.status === 'ready') this.subscribeToChannel()
-    this.heartbeat = setInterval(() => {
-      if (this.publisher.status === 'ready') this.send({ origin: this.origin, seq: this.seq })
-    }, HEARTBEAT_MS)
-    this.heartbeat.unref()
-  }
-
-  private readonly onMessage = (_channel: string, raw: string) => this.receive(raw)
-
-  private readonly subscribeToChannel = () => {
-    this.subscriber
-      .subscribe(CHANNEL)
-      .then(() => {
-        this.subscribed = true
-      })
-      .catch((error: Error) => this.log.error({ err: error }, 'redis hub: subscribe failed'))
-  }
-
-  private readonly onClose = () => {
-    if (!this.subscribed) return
-    this.subscribed = false
-    this.heard.clear()
-    this.log.warn('redis hub: subscription lost; open sockets must resync')
-    this.lost()
+    this.subscriptions = subscriptions({ message: this.receive, dropped: this.dropped })
+    // A cluster's channels are sharded (SPUBLISH reaches the shard owning the channel's slot).
+    this.send = 'nodes' in publisher ? publisher.spublish.bind(publisher) : publisher.publish.bind(publisher)
+    this.listenToSessions()
+    this.notices = setInterval(this.sendNotices, NOTICE_MS)
+    this.notices.unref()
   }
 
   publish(audience: Audience, frame: Frame): void {
     this.local.publish(audience, frame)
-    this.seq += 1
-    this.send({ origin: this.origin, seq: this.seq, audience, event: frame })
+    const event = JSON.stringify(frame)
+    for (const [channel, part] of channelsOf(audience)) {
+      const seq = this.numbers.next(channel)
+      const message = `{"origin":"${this.origin}","seq":${seq},"audience":${JSON.stringify(part)},"event":${event}}`
+      this.send(channel, message).catch((error: Error) => {
+        this.failed.add(channel)
+        this.log.error({ err: error, eventName: frame.eventName }, 'redis hub: publish failed')
+      })
+    }
   }
 
   subscribe(subscriber: Subscriber): () => void {
     return this.local.subscribe(subscriber)
   }
 
-  onLoss(listener: () => void): () => void {
+  /** Subscribes to the user's channel (if no socket here had yet); resolves once Redis confirmed. */
+  hold(userID: string): Promise<() => void> {
+    return this.acquire(userChannel(userID))
+  }
+
+  onLoss(listener: LossListener): () => void {
     this.lossListeners.add(listener)
     return () => this.lossListeners.delete(listener)
   }
 
   async ready(): Promise<void> {
-    if (this.publisher.status !== 'ready' || !this.subscribed) {
-      throw new Error(
-        `redis hub not ready: publisher ${this.publisher.status}, subscribed ${this.subscribed}`,
-      )
+    const problem = this.sessionsHeard ? this.subscriptions.problem() : 'not subscribed yet'
+    if (this.publisher.status !== 'ready' || problem) {
+      throw new Error(`redis hub not ready: publisher ${this.publisher.status}, ${problem ?? 'subscribed'}`)
     }
+  }
+
+  /** Every instance hears of revoked sessions (each caches them); until it does, it is not ready. */
+  private listenToSessions(): void {
+    this.acquire(SESSIONS_CHANNEL)
+      .then(() => {
+        this.sessionsHeard = true
+      })
+      .catch((error: Error) => {
+        this.log.warn({ err: error }, 'redis hub: subscribe failed; trying again')
+        if (!this.closed) setTimeout(() => this.listenToSessions(), NOTICE_MS).unref()
+      })
   }
 
   /** Stops listening; the connections stay open until the app closes them (a loss then is no news). */
   async close(): Promise<void> {
-    clearInterval(this.heartbeat)
+    this.closed = true
+    clearInterval(this.notices)
     this.lossListeners.clear()
-    this.subscriber.off('message', this.onMessage)
-    this.subscriber.off('ready', this.subscribeToChannel)
-    this.subscriber.off('close', this.onClose)
+    await this.subscriptions.close()
+    this.held.clear()
     await this.local.close()
   }
 
-  private send(envelope: Envelope): void {
-    this.publisher
-      .publish(CHANNEL, JSON.stringify(envelope))
-      .catch((error: Error) =>
-        this.log.error({ err: error, eventName: envelope.event?.eventName }, 'redis hub: publish failed'),
-      )
+  private async acquire(channel: string): Promise<() => void> {
+    let held = this.held.get(channel)
+    if (!held) {
+      const entry: Held = {
+        count: 0,
+        subscribed: this.subscriptions.subscribe(channel),
+        heard: new HeardNumbers(),
+      }
+      // A subscription refused is not kept: the next socket tries again.
+      entry.subscribed.catch(() => this.held.get(channel) === entry && this.held.delete(channel))
+      this.held.set(channel, entry)
+      held = entry
+    }
+    held.count += 1
+    const entry = held
+    let released = false
+    const release = () => {
+      if (released) return
+      released = true
+      entry.count -= 1
+      if (entry.count > 0 || this.held.get(channel) !== entry) return
+      this.held.delete(channel)
+      this.subscriptions.unsubscribe(channel)
+    }
+    try {
+      await entry.subscribed
+    } catch (error) {
+      release()
+      throw error
+    }
+    return release
   }
 
-  private receive(raw: string): void {
+  private readonly receive = (channel: string, raw: string) => {
+    const held = this.held.get(channel)
+    if (!held) return
     const envelope = parseEnvelope(raw)
     if (!envelope) {
       this.log.warn({ length: raw.length }, 'redis hub: dropped a malformed message')
@@ -139,21 +166,43 @@ export class RedisHub implements Hub {
     }
     const { origin, seq, audience, event } = envelope
     if (origin === this.origin) return
-    const last = this.heard.get(origin)
-    this.heard.set(origin, seq)
-    // An event must be the next number; a heartbeat, the number last heard.
-    const expected = event ? (last ?? seq - 1) + 1 : (last ?? seq)
-    if (seq !== expected) {
-      this.log.warn({ origin, expected, seq }, 'redis hub: events from another instance were lost')
-      this.lost()
+    if (!held.heard.record(origin, seq, event !== undefined)) {
+      this.log.warn({ origin, seq, channel }, 'redis hub: events from another instance were lost')
+      this.lost([channel])
     }
     if (event && audience) this.local.publish(audience, event)
   }
 
-  private lost(): void {
+  private readonly dropped = (channels: string[]) => {
+    if (channels.length === 0) return
+    for (const channel of channels) {
+      const held = this.held.get(channel)
+      if (held) held.heard = new HeardNumbers()
+    }
+    this.log.warn({ channels: channels.length }, 'redis hub: subscriptions lost; their sockets must resync')
+    this.lost(channels)
+  }
+
+  /** Tells the channels where a publish failed the number last used there: their listeners see the gap. */
+  private readonly sendNotices = () => {
+    if (this.failed.size === 0 || this.publisher.status !== 'ready') return
+    for (const channel of [...this.failed]) {
+      this.failed.delete(channel)
+      const seq = this.numbers.current(channel)
+      if (seq === 0) continue
+      this.send(channel, JSON.stringify({ origin: this.origin, seq })).catch(() => this.failed.add(channel))
+    }
+  }
+
+  /** The sockets of these channels may have missed frames (all of them, for a channel not a user's). */
+  private lost(channels: string[]): void {
+    const audiences = channels.map(audienceOfChannel)
+    const audience = audiences.includes(undefined)
+      ? undefined
+      : { userIDs: audiences.flatMap((a) => a?.userIDs ?? []) }
     for (const listener of this.lossListeners) {
       try {
-        listener()
+        listener(audience)
       } catch (error) {
         this.log.error({ err: error }, 'redis hub: a loss listener failed')
       }

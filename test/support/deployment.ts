@@ -31,12 +31,12 @@ export class Deployment {
   private constructor(
     readonly env: Record<string, string>,
     private readonly database: { url: string; name: string; drop(): Promise<void> },
-    private readonly redisPort: number,
+    private readonly redisPort: number | undefined,
   ) {}
 
   /**
    * `reach` is how the instances reach the database (e.g. through a pgbouncer), `env` more
-   * settings of theirs.
+   * settings of theirs; with a REDIS_URL there, they use that Redis, and the deployment starts none.
    */
   static async start(
     instances: number,
@@ -46,7 +46,7 @@ export class Deployment {
     }: { reach?: (url: string) => string; env?: Record<string, string> } = {},
   ): Promise<Deployment> {
     const database = await createOwnPostgresDatabase()
-    const redisPort = await freePort()
+    const redisPort = more.REDIS_URL ? undefined : await freePort()
     const env = {
       DATA_DIR: `/tmp/parley-fault-${randomBytes(4).toString('hex')}`,
       DATABASE_URL: reach(database.url),
@@ -56,7 +56,7 @@ export class Deployment {
       ...more,
     }
     const deployment = new Deployment(env, database, redisPort)
-    await deployment.startRedis()
+    if (redisPort !== undefined) await deployment.startRedis()
     // One instance first: it migrates the new database; the others find it done.
     deployment.instances.push(await startServerProcess(env))
     for (let i = 1; i < instances; i++) deployment.instances.push(await startServerProcess(env))
@@ -73,6 +73,7 @@ export class Deployment {
   }
 
   async startRedis(): Promise<void> {
+    if (this.redisPort === undefined) throw new Error('this deployment uses a Redis of its caller')
     this.redis = await startRedis(this.redisPort)
   }
 

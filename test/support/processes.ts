@@ -89,11 +89,14 @@ export function startServerProcess(
   })
 }
 
-/** Starts redis-server on `port` and resolves once it accepts connections. */
-export async function startRedis(port: number): Promise<ChildProcess> {
+/**
+ * Starts redis-server on `port`, without persistence (`more`: settings of its own, e.g. a cluster
+ * node's), and resolves once it accepts connections.
+ */
+export async function startRedis(port: number, more: string[] = []): Promise<ChildProcess> {
   const child = spawnChild(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...more],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

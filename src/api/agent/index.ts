@@ -1,7 +1,6 @@
 import cookie from '@fastify/cookie'
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Redis } from 'ioredis'
 import { z } from 'zod'
 import { agentShape } from '../../contract/agents.js'
 import { topicShape } from '../../contract/organization.js'
@@ -17,7 +16,7 @@ import type { ZodTypeProvider } from '../../http/validation.js'
 import type { Clock } from '../../lib/clock.js'
 import { constantTimeEqual, csrfTokenOf, hashSecret } from '../../lib/secrets.js'
 import { MemoryCounter } from '../../storage/counters.js'
-import { RedisCounter } from '../../storage/redis.js'
+import { type RedisClient, RedisCounter } from '../../storage/redis.js'
 import { adminAPI } from './admin.js'
 import { agentCannedRepliesAPI } from './canned-replies.js'
 import { agentCaseAPI } from './cases.js'
@@ -71,7 +70,7 @@ const teamShape = z.object({
  */
 export async function agentAPI(
   fastify: FastifyInstance,
-  options: { redis: Redis | undefined; clock: Clock },
+  options: { redis: RedisClient | undefined; clock: Clock },
 ): Promise<void> {
   await fastify.register(cookie)
   // With Redis, login attempts are counted across instances.
