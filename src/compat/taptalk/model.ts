@@ -86,6 +86,21 @@ export function fromSDKMessage(model: unknown): Record<string, unknown> {
   }
 }
 
+/**
+ * The parameters of Parley's edit from the SDK's edited message model: the new text is its body,
+ * or, for a message with a caption, the caption in its data.
+ */
+export function editFromSDK(model: unknown): Record<string, unknown> {
+  const send = fromSDKMessage(model)
+  const data = isObject(send.data) ? send.data : {}
+  const messageID = isObject(model) ? model.messageID : undefined
+  return {
+    messageID,
+    roomID: send.roomID,
+    body: typeof data.caption === 'string' ? data.caption : send.body,
+  }
+}
+
 /** The SDK's `data`: "" for none, else (decrypted) JSON of an object. */
 function parseData(data: unknown): unknown {
   if (data === '' || data === undefined || data === null) return undefined
