@@ -46,6 +46,7 @@ export function toSDKMessage(message: Message) {
     // System messages (9001) name what happened in data.action; the SDK reads it here.
     action: typeof data.action === 'string' ? data.action : '',
     filterID: '',
+    isMessageEdited: message.edited > 0,
     isHidden: false,
     isSending: false,
   }
