@@ -10,7 +10,7 @@ import type { Message } from './message.js'
 import type { MessageChanges, MessageTarget } from './message-changes.js'
 import { CLIENT_MESSAGE_TYPES } from './message-types.js'
 
-/** An organization's rules for edits (docs/reference/client-api.md#edit). */
+/** An organization's rules for edits (docs/reference/client-api.md#edits). */
 export interface MessageSettings {
   /** How long after sending its sender may edit a message, in seconds; 0: edits are off. */
   editWindowSeconds: number
