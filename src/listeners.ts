@@ -30,6 +30,9 @@ export function listeners({ hub, events, chatbotDeliveries, bell, cases }: Liste
       events.messageNew(trx, stored.organizationID, stored.message, stored.recipientIDs),
     ),
     inTransaction('message.stored', (stored, trx) => chatbotDeliveries.messageStored(trx, stored)),
+    inTransaction('message.edited', ({ organizationID, message }, trx) =>
+      events.messageUpdated(trx, organizationID, message),
+    ),
     inTransaction('message.read', (read, trx) =>
       events.messageRead(trx, read.organizationID, read.roomID, read.userID, read.upTo),
     ),

@@ -17,6 +17,7 @@ import { FileTypeSettings } from './domain/files/file-type-settings.js'
 import { Files } from './domain/files/files.service.js'
 import { UploadLimiter } from './domain/files/upload-limits.js'
 import { Dispatcher } from './domain/happenings/dispatcher.js'
+import { type MessageActions, messageActions } from './domain/messages/message-actions.js'
 import { MessageHistory } from './domain/messages/message-history.js'
 import { MessageSync } from './domain/messages/message-sync.js'
 import { MessagesService } from './domain/messages/messages.service.js'
@@ -72,6 +73,8 @@ export interface Services {
   sessions: SessionsService
   rooms: RoomsService
   messages: MessagesService
+  /** Edits, reactions, threads, pins and stars. */
+  messageActions: MessageActions
   /** Rooms' history, a page at a time. */
   history: MessageHistory
   /** The room list and what changed since (each session's sync point). */
@@ -256,6 +259,7 @@ export function createServices({
     sessions,
     rooms,
     messages,
+    messageActions: messageActions({ database, repositories, clock, rooms, messages, happenings, audit }),
     history,
     sync,
     files,

@@ -64,6 +64,13 @@ export const messageShape = shapeOf<Message>()(
     isDeleted: z.boolean(),
     isDelivered: z.boolean(),
     isRead: z.boolean(),
+    edited: z.number().int().describe('Epoch ms of the last edit; 0: never edited.'),
+    reactions: z
+      .array(z.object({ emoji: z.string(), count: z.number().int(), userIDs: z.array(z.string()) }))
+      .describe('Each emoji on the message, first used first: how many reacted with it, and who.'),
+    threadID: z.string().nullable().describe("A reply in a thread: the thread's first message."),
+    replyCount: z.number().int().describe("A thread's first message: how many replies it has."),
+    isPinned: z.boolean().describe("Whether it is among the room's pinned messages."),
   }),
 )
 
@@ -116,4 +123,15 @@ export const sendMessage = params({
       .nullish()
       .transform((quote) => (quote ? { title: '', content: '', imageURL: '', ...quote } : undefined)),
   replyTo: optionalText({ max: 64, description: 'The messageID this one answers (same room).' }),
+  threadID: optionalText({
+    max: 64,
+    description: "A reply in a thread: the thread's first message (same room, not itself in a thread).",
+  }),
+})
+
+/** An edit (the chat API's message/edit, and /connect's `chat/updateMessage` from a client). */
+export const editMessage = params({
+  messageID: requiredID('The message.'),
+  roomID: optionalText({ max: 64, description: 'The room the message is in (optional).' }),
+  body: requiredText({ max: MAX_BODY_CHARACTERS, description: 'The new text (or caption).' }),
 })

@@ -75,19 +75,21 @@ const caseEventDataShape = shapeOf<CaseEventData>()(
   }),
 )
 
+const eventMessageShape = z.object({
+  messageID: z.string(),
+  roomID: z.string(),
+  senderID: z.string(),
+  type: z.number().int().describe('The message type (1001 text, 1002 image, …).'),
+  body: z.string(),
+  data: z.record(z.string(), z.unknown()).describe("The message's data, as the chat API has it."),
+  created: z.number().int(),
+})
+
 /** Each event type's `data`. */
 export const eventDataShapes = {
   'message.new': shapeOf<EventData['message.new']>()(
     z.object({
-      message: z.object({
-        messageID: z.string(),
-        roomID: z.string(),
-        senderID: z.string(),
-        type: z.number().int().describe('The message type (1001 text, 1002 image, …).'),
-        body: z.string(),
-        data: z.record(z.string(), z.unknown()).describe("The message's data, as the chat API has it."),
-        created: z.number().int(),
-      }),
+      message: eventMessageShape,
       recipients: z
         .array(
           z.object({
@@ -127,6 +129,13 @@ export const eventDataShapes = {
   ),
   'user.created': shapeOf<EventData['user.created']>()(z.object({ user: eventUserShape })),
   'user.deleted': shapeOf<EventData['user.deleted']>()(z.object({ user: eventUserShape })),
+  'message.updated': shapeOf<EventData['message.updated']>()(
+    z.object({
+      message: eventMessageShape.extend({
+        edited: z.number().int().describe('When it was edited (epoch ms).'),
+      }),
+    }),
+  ),
 } satisfies { [T in EventType]: z.ZodType<EventData[T]> }
 
 /** What each event tells of (the webhooks' summaries in /docs). */
@@ -140,6 +149,7 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   'case.rated': 'The visitor rated a closed case',
   'user.created': 'A new user (the first auth ticket of an xcUserID)',
   'user.deleted': "A user was deleted through the server API's user/delete",
+  'message.updated': 'Its sender edited a message (its new text)',
 }
 
 /** The whole body of an event of `type`, as it is signed and sent. */

@@ -28,6 +28,9 @@ export const userFrameShapes = {
     lastActive: z.number().int().describe('Epoch ms of the change.'),
   }),
   'session/revoked': sessionRevokedShape,
+  'chat/starred': z
+    .object({ roomID: z.string(), messageIDs: z.array(z.string()), isStarred: z.boolean() })
+    .describe('You starred or unstarred messages on another of your devices (stars are yours alone).'),
 }
 
 /** Every frame an agent's socket may receive. */

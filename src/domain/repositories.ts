@@ -7,6 +7,7 @@ import * as deliveries from './delivery/deliveries.repository.js'
 import * as events from './events/events.repository.js'
 import * as files from './files/files.repository.js'
 import * as keyPairs from './key-pairs/key-pairs.repository.js'
+import * as messageChanges from './messages/message-changes.repository.js'
 import * as messages from './messages/messages.repository.js'
 import * as notes from './notes/notes.repository.js'
 import * as organizations from './organizations/organizations.repository.js'
@@ -32,6 +33,7 @@ export interface Repositories {
   files: typeof files
   keyPairs: typeof keyPairs
   messages: typeof messages
+  messageChanges: typeof messageChanges
   notes: typeof notes
   organizations: typeof organizations
   rooms: typeof rooms
@@ -54,6 +56,7 @@ export const repositories: Repositories = {
   files,
   keyPairs,
   messages,
+  messageChanges,
   notes,
   organizations,
   rooms,

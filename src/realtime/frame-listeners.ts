@@ -20,6 +20,9 @@ export function frameListeners(hub: Hub, followersOfRoom: FollowersOfRoom): List
       for (const message of messages)
         hub.publish({ ...audience, userIDs }, { eventName: 'chat/updateMessage', data: message })
     }),
+    afterCommit('message.starred', ({ userID, exceptSessionID, starred }) =>
+      hub.publish({ userIDs: [userID], exceptSessionID }, { eventName: 'chat/starred', data: starred }),
+    ),
     afterCommit('typing.changed', async ({ roomID, user, typing, userIDs, followersOfRoom }) => {
       const hearing = await withFollowers(userIDs, followersOfRoom)
       const eventName = typing ? 'chat/startTyping' : 'chat/stopTyping'

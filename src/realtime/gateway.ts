@@ -2,7 +2,7 @@ import websocket from '@fastify/websocket'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { RawData, WebSocket } from 'ws'
 import { z } from 'zod'
-import { roomRequest, sendMessage } from '../contract/chat.js'
+import { editMessage, roomRequest, sendMessage } from '../contract/chat.js'
 import { AppError, paramError } from '../errors/app-error.js'
 import { BODY_LIMIT, parseClientJSON } from '../http/body.js'
 import { SECURITY } from '../http/docs.js'
@@ -150,6 +150,8 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     switch (frame.eventName) {
       case 'chat/sendMessage':
         return services.messages.send(connection.client, parseParams(sendMessage, frame.data))
+      case 'chat/updateMessage':
+        return services.messageActions.edits.edit(connection.client, parseParams(editMessage, frame.data))
       case 'chat/startTyping':
       case 'chat/stopTyping': {
         const { roomID } = parseParams(roomRequest, frame.data)
@@ -262,8 +264,8 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
       description:
         'Authorization: Bearer <accessToken>, or ?authorization=Bearer%20<accessToken> for browsers. ' +
         'Frames are {"eventName", "data"}: chat/sendMessage, chat/updateMessage, chat/startTyping, chat/stopTyping, ' +
-        'user/status, case/update, session/revoked from the server; chat/sendMessage, chat/startTyping, ' +
-        'chat/stopTyping from the client (an "id" in a client frame is echoed in its answer). A socket over ' +
+        'user/status, case/update, session/revoked, chat/starred from the server; chat/sendMessage, ' +
+        'chat/updateMessage (an edit), chat/startTyping, chat/stopTyping from the client (an "id" in a client frame is echoed in its answer). A socket over ' +
         'SOCKETS_PER_SESSION or SOCKETS_PER_USER is closed at once with code 4009.',
       tags: ['real time'],
       security: SECURITY.connect,

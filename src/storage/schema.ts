@@ -16,6 +16,10 @@ export interface OrganizationsTable {
   max_open_cases: Generated<number>
   /** The media types its people may upload, a JSON array; null: Parley's default list. */
   file_types: string | null
+  /** How long after sending its sender may edit a message (s); 0: never. */
+  message_edit_window_s: Generated<number>
+  /** 1: each text an edit replaces is kept (message_edits). */
+  keep_edited_originals: Generated<number>
 }
 
 /** An uploaded file; its bytes are in the file store under `<organization_id>/<id>`. */
@@ -146,6 +150,42 @@ export interface MessagesTable {
   created: number
   updated: number
   is_deleted: Generated<number>
+  /** Epoch ms of the last edit; 0: never edited. */
+  edited: Generated<number>
+  /** The reactions, JSON [{emoji, count, userIDs}] (domain/messages/reactions.ts). */
+  reactions: Generated<string>
+  /** A reply in a thread: the thread's first message. */
+  thread_id: Generated<string | null>
+  /** A thread's first message: how many replies it has. */
+  reply_count: Generated<number>
+  is_pinned: Generated<number>
+  /** 1 once changed other than by its send or delete (new_and_updated finds it: migration 0027). */
+  revised: Generated<number>
+}
+
+/** A text an edit replaced, where the organization keeps them. */
+export interface MessageEditsTable {
+  id: string
+  message_id: string
+  /** When the edit replaced it (epoch ms). */
+  replaced: number
+  body: string
+  data: string
+}
+
+export interface RoomPinsTable {
+  room_id: string
+  message_id: string
+  /** The userID who pinned it. */
+  pinned_by: string
+  created: number
+}
+
+export interface MessageStarsTable {
+  user_id: string
+  message_id: string
+  room_id: string
+  created: number
 }
 
 export interface TopicsTable {
@@ -375,4 +415,7 @@ export interface Schema {
   case_notes: CaseNotesTable
   note_mentions: NoteMentionsTable
   canned_replies: CannedRepliesTable
+  message_edits: MessageEditsTable
+  room_pins: RoomPinsTable
+  message_stars: MessageStarsTable
 }

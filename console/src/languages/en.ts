@@ -157,6 +157,11 @@ export const en = {
     chatbot: 'Chatbot',
     empty: 'No messages yet.',
     read: 'Read',
+    edited: 'edited',
+    reactions: 'Reactions',
+    /** "👍 2": an emoji and how many reacted with it. */
+    reaction: (emoji: string, count: number) => `${emoji} ${count}`,
+    reacted: (emoji: string, count: number) => `${count} reacted with ${emoji}`,
   },
   visitor: {
     title: 'Visitor',

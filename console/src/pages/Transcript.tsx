@@ -88,12 +88,16 @@ export function Transcript({
             <div className="bubble">
               <span className="bubble-sender">{sender(message)}</span>
               <Content message={message} />
+              <Reactions message={message} />
               <time
                 className="bubble-time"
                 dateTime={new Date(message.created).toISOString()}
                 title={fullTime(message.created)}
               >
                 {when(message.created)}
+                {message.edited > 0 && !message.isDeleted && (
+                  <span title={fullTime(message.edited)}> · {texts.transcript.edited}</span>
+                )}
                 {message.messageID === lastRead && (
                   <span className="bubble-read"> · {texts.transcript.read}</span>
                 )}
@@ -104,6 +108,20 @@ export function Transcript({
       )}
       <div ref={end} />
     </div>
+  )
+}
+
+/** The emoji on a message, each with how many reacted with it. */
+function Reactions({ message }: { message: Message }) {
+  if (message.reactions.length === 0 || message.isDeleted) return null
+  return (
+    <ul className="quick-replies reactions" aria-label={texts.transcript.reactions}>
+      {message.reactions.map(({ emoji, count }) => (
+        <li key={emoji} title={texts.transcript.reacted(emoji, count)}>
+          {texts.transcript.reaction(emoji, count)}
+        </li>
+      ))}
+    </ul>
   )
 }
 

@@ -1,5 +1,6 @@
 import { type FilesAPI, kindOf, type SendFileOptions } from './files.js'
 import { replyTitle } from './interactive.js'
+import { messageActions } from './message-actions.js'
 import type { Outbox, PendingMessage } from './outbox.js'
 import type {
   Case,
@@ -37,6 +38,8 @@ export interface SendMessage {
   data?: Record<string, unknown>
   quote?: Partial<Quote>
   replyTo?: string
+  /** A reply in the thread this message (of the same room) started. */
+  threadID?: string
 }
 
 /** A file to upload and send (`messages.sendFile`): to a room, or to a user's personal room. */
@@ -150,6 +153,7 @@ export function messagesAPI(context: ApiContext) {
     markRead: (messageIDs: string[]) => none('/v1/chat/message/feedback/read', { messageIDs }),
     markDelivered: (messageIDs: string[]) => none('/v1/chat/message/feedback/delivered', { messageIDs }),
     delete: (roomID: string, messageIDs: string[]) => none('/v1/chat/message/delete', { roomID, messageIDs }),
+    ...messageActions(call),
   }
   return api
 }

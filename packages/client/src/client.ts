@@ -16,6 +16,7 @@ import type {
   Message,
   MessagePage,
   PresenceEvent,
+  StarredEvent,
   TypingEvent,
   User,
 } from './types.js'
@@ -45,8 +46,13 @@ export interface ParleyClientOptions {
 export interface ParleyEvents extends Record<string, unknown[]> {
   /** A new message of a watched room: each messageID once, in `created` order per room. */
   message: [Message]
-  /** A read, delivered or deleted change of a message already emitted. */
+  /**
+   * A change of a message already emitted: read, delivered, deleted, edited, reacted to, replied
+   * to in its thread, pinned or unpinned.
+   */
   messageUpdate: [Message]
+  /** You starred or unstarred messages on another of your devices. */
+  starred: [StarredEvent]
   typing: [TypingEvent]
   presence: [PresenceEvent]
   /** A case changed status (case/update). */
@@ -257,6 +263,9 @@ export class ParleyClient {
         return
       case 'case/update':
         this.events.emit('case', frame.data)
+        return
+      case 'chat/starred':
+        this.events.emit('starred', frame.data)
         return
     }
   }

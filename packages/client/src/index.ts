@@ -6,6 +6,7 @@ export { ParleyClient, type ParleyClientOptions, type ParleyEvents } from './cli
 export { ParleyError } from './errors.js'
 export { type FileKind, fileOf, kindOf, type SendFileOptions, type UploadOptions } from './files.js'
 export { interactiveOf, quickReply, replyTitle } from './interactive.js'
+export type { NumberedPage } from './message-actions.js'
 export type { PendingMessage } from './outbox.js'
 export type { WebSocketConstructor, WebSocketLike } from './realtime.js'
 export { memoryStorage, type StorageLike } from './storage.js'
@@ -24,9 +25,11 @@ export type {
   PresenceEvent,
   QuickReply,
   Quote,
+  Reaction,
   Room,
   RoomListItem,
   RoomSummary,
+  StarredEvent,
   Topic,
   TypingEvent,
   User,

@@ -68,6 +68,29 @@ export interface Message {
   isDeleted: boolean
   isDelivered: boolean
   isRead: boolean
+  /** Epoch ms of the last edit; 0: never edited (show "edited" otherwise). */
+  edited: number
+  /** Each emoji on the message, first used first: how many reacted with it, and who. */
+  reactions: Reaction[]
+  /** A reply in a thread: the thread's first message; null otherwise. */
+  threadID: string | null
+  /** A thread's first message: how many replies it has. */
+  replyCount: number
+  /** Whether it is among its room's pinned messages. */
+  isPinned: boolean
+}
+
+export interface Reaction {
+  emoji: string
+  count: number
+  userIDs: string[]
+}
+
+/** You starred or unstarred messages on another of your devices. */
+export interface StarredEvent {
+  roomID: string
+  messageIDs: string[]
+  isStarred: boolean
 }
 
 /** A file uploaded to Parley (`files.upload`): a message then carries it by its `fileID`. */
@@ -183,4 +206,5 @@ export type CheckedAgainstFrames = [
   Checked<Same<User, UserFrames['chat/startTyping']['user']>>,
   Checked<Same<Omit<TypingEvent, 'typing'>, UserFrames['chat/startTyping']>>,
   Checked<Same<PresenceEvent, UserFrames['user/status']>>,
+  Checked<Same<StarredEvent, UserFrames['chat/starred']>>,
 ]

@@ -23,6 +23,7 @@ import { agentCaseAPI } from './cases.js'
 import { describe, PREFIX } from './describe.js'
 import { eventEndpointsAPI } from './event-endpoints.js'
 import { AddressLoginLimit } from './login-limit.js'
+import { messageSettingsAPI } from './message-settings.js'
 import { agentNotesAPI } from './notes.js'
 import { agentReopenTagsAPI } from './reopen-tags.js'
 import { agentReportsAPI } from './reports.js'
@@ -144,6 +145,7 @@ export async function agentAPI(
     )
     await signedIn.register(adminAPI)
     await signedIn.register(eventEndpointsAPI)
+    await signedIn.register(messageSettingsAPI)
     const routes = signedIn.withTypeProvider<ZodTypeProvider>()
     routes.post(
       `${PREFIX}/auth/logout`,

@@ -35,6 +35,8 @@ const ROOM_LIST = '/v1/chat/message/room_list_and_unread'
 /** Unread messages the room list holds for one room, and for all its rooms (docs/reference/quotas.md). */
 const UNREAD_LISTED = { perRoom: 100, total: 500 }
 const RECEIPTS = ['/v1/chat/message/feedback/read', '/v1/chat/message/feedback/delivered']
+/** Parley's lists that are newest first already (the others are oldest first). */
+const NEWEST_FIRST = new Set(['/v1/chat/message/get_pinned_list', '/v1/chat/message/get_starred_list'])
 
 const appKeyOf = (request: FastifyRequest): string | undefined => {
   const header = request.headers['app-key']
@@ -87,7 +89,7 @@ export async function useTapTalkCompat(app: FastifyInstance): Promise<void> {
     reply.serializer(JSON.stringify)
     const url = request.routeOptions.url ?? ''
     const data = envelope.data as Data
-    if (url !== ROOM_LIST) return done(null, { ...envelope, data: toSDKData(data) })
+    if (url !== ROOM_LIST) return done(null, { ...envelope, data: toSDKData(data, NEWEST_FIRST.has(url)) })
     roomListMessages(app.services.sync, request.client, data.rooms ?? []).then(
       (messages) => done(null, { ...envelope, data: { messages } }),
       (error: Error) => done(error),
@@ -146,11 +148,14 @@ async function roomListMessages(
   return inModel
 }
 
-function toSDKData(data: Data): unknown {
+function toSDKData(data: Data, newestFirst: boolean): unknown {
   // An upload: the file's facts at the top, its link as `fileURL`.
   if (data.file) return { ...data.file, fileURL: data.file.url }
   // The SDK's lists are newest first.
-  if (data.messages) return { ...data, messages: [...data.messages].reverse().map(toSDKMessage) }
+  if (data.messages) {
+    const listed = newestFirst ? data.messages : [...data.messages].reverse()
+    return { ...data, messages: listed.map(toSDKMessage) }
+  }
   if (data.message) return { ...data, message: toSDKMessage(data.message) }
   if (data.room) return { ...data, room: toSDKRoom(data.room) }
   return data

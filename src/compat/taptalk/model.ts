@@ -46,6 +46,7 @@ export function toSDKMessage(message: Message) {
     // System messages (9001) name what happened in data.action; the SDK reads it here.
     action: typeof data.action === 'string' ? data.action : '',
     filterID: '',
+    isMessageEdited: message.edited > 0,
     isHidden: false,
     isSending: false,
   }
@@ -83,6 +84,21 @@ export function fromSDKMessage(model: unknown): Record<string, unknown> {
       imageURL: quote.imageURL,
     },
     replyTo: replyTo === NO_ID || replyTo === '' ? undefined : replyTo,
+  }
+}
+
+/**
+ * The parameters of Parley's edit from the SDK's edited message model: the new text is its body,
+ * or, for a message with a caption, the caption in its data.
+ */
+export function editFromSDK(model: unknown): Record<string, unknown> {
+  const send = fromSDKMessage(model)
+  const data = isObject(send.data) ? send.data : {}
+  const messageID = isObject(model) ? model.messageID : undefined
+  return {
+    messageID,
+    roomID: send.roomID,
+    body: typeof data.caption === 'string' ? data.caption : send.body,
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Message } from '../../domain/messages/message.js'
 import type { Dialect, OutgoingFrame } from '../../realtime/connections.js'
-import { fromSDKMessage, toSDKMessage } from './model.js'
+import { editFromSDK, fromSDKMessage, toSDKMessage } from './model.js'
 
 const MESSAGE_EVENTS = new Set(['chat/sendMessage', 'chat/updateMessage'])
 
@@ -15,6 +15,9 @@ export const taptalkDialect: Dialect = {
     return Buffer.from(JSON.stringify({ ...event, data }))
   },
   decode(frame: Record<string, unknown>): Record<string, unknown> {
-    return frame.eventName === 'chat/sendMessage' ? { ...frame, data: fromSDKMessage(frame.data) } : frame
+    if (frame.eventName === 'chat/sendMessage') return { ...frame, data: fromSDKMessage(frame.data) }
+    // Its edit is its whole message model, edited.
+    if (frame.eventName === 'chat/updateMessage') return { ...frame, data: editFromSDK(frame.data) }
+    return frame
   },
 }

@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'case.rated',
   'user.created',
   'user.deleted',
+  'message.updated',
 ] as const
 
 export type EventType = (typeof EVENT_TYPES)[number]
@@ -55,6 +56,19 @@ export interface EventData {
     }
     /** `online`: whether they had a live socket when the attempt was made (false as recorded). */
     recipients: { userID: string; xcUserID: string; online: boolean }[]
+  }
+  /** Its sender edited a message: as it is now (`edited`: when, epoch ms). */
+  'message.updated': {
+    message: {
+      messageID: string
+      roomID: string
+      senderID: string
+      type: number
+      body: string
+      data: Record<string, unknown>
+      created: number
+      edited: number
+    }
   }
   /** The user's read mark moved up to the message `created` at `upTo`. */
   'message.read': { roomID: string; userID: string; xcUserID: string; upTo: number }

@@ -147,20 +147,21 @@ export class Events {
     // `online` is filled when an attempt is made (whom to push is a question of then).
     const recipients = users.map((user) => ({ userID: user.userID, xcUserID: user.xcUserID, online: false }))
     await this.write(trx, organizationID, 'message.new', endpoints, {
-      message: {
-        messageID: message.id,
-        roomID: message.room_id,
-        senderID: message.sender_id,
-        type: message.type,
-        body: message.body,
-        data: JSON.parse(message.data) as Record<string, unknown>,
-        created: message.created,
-      },
+      message: eventMessage(message),
       recipients,
     })
   }
 
   /** `message.read`: the user has read the room up to `upTo` (a message's `created`). */
+  /** Its sender edited a message: for the endpoints that listen, as it is now. */
+  async messageUpdated(trx: Kysely<Schema>, organizationID: string, message: Selectable<MessagesTable>) {
+    const endpoints = await this.subscribers(trx, organizationID, 'message.updated')
+    if (endpoints.length === 0) return
+    await this.write(trx, organizationID, 'message.updated', endpoints, {
+      message: { ...eventMessage(message), edited: message.edited },
+    })
+  }
+
   async messageRead(
     trx: Kysely<Schema>,
     organizationID: string,
@@ -242,3 +243,14 @@ export class Events {
     return this.record(trx, organizationID, 'user.deleted', { user })
   }
 }
+
+/** A message as events show it. */
+const eventMessage = (message: Selectable<MessagesTable>) => ({
+  messageID: message.id,
+  roomID: message.room_id,
+  senderID: message.sender_id,
+  type: message.type,
+  body: message.body,
+  data: JSON.parse(message.data) as Record<string, unknown>,
+  created: message.created,
+})

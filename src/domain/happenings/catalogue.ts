@@ -44,6 +44,8 @@ export interface TransactionHappenings {
     now: number
     case?: CaseRow
   }
+  /** Its sender edited a message: `message` is its row as edited. */
+  'message.edited': { organizationID: string; message: MessageRow }
   /** A user's read mark in a room moved up to the message `created` at `upTo`. */
   'message.read': { organizationID: string; roomID: string; userID: string; upTo: number }
   'user.created': { organizationID: string; user: EventUser }
@@ -57,10 +59,17 @@ export interface CommittedHappenings {
   /** Messages stored (or a retry's, again), for the room's participants and followers. */
   'message.sent': { messages: readonly Message[]; audience: Audience }
   /**
-   * Messages whose state changed (read, deleted, erased), as they are now; with `followersOfRoom`,
+   * Messages whose state changed (read, deleted, erased, edited, reacted to, replied to in their
+   * thread, pinned), as they are now; with `followersOfRoom`,
    * also for those who follow that room without being in it (a case's agents).
    */
   'message.updated': { messages: readonly Message[]; audience: Audience; followersOfRoom?: string }
+  /** A user starred or unstarred messages: their other devices hear of it (stars are private). */
+  'message.starred': {
+    userID: string
+    exceptSessionID: string
+    starred: { roomID: string; messageIDs: string[]; isStarred: boolean }
+  }
   /** A case changed: its visitor sees `case` (unless only agents' things changed), its agents `agentCase`. */
   'case.updated': {
     case: Case

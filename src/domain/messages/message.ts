@@ -21,6 +21,8 @@ export interface SendInput {
   data: Record<string, unknown>
   quote?: Quote | undefined
   replyTo?: string | undefined
+  /** A reply in the thread this message (of the same room) started. */
+  threadID?: string | undefined
 }
 
 /** The message object of the chat API and of `chat/sendMessage` events (docs/reference/client-api.md). */
@@ -40,6 +42,21 @@ export interface Message {
   isDeleted: boolean
   isDelivered: boolean
   isRead: boolean
+  /** Epoch ms of the last edit; 0: never edited. */
+  edited: number
+  reactions: Reaction[]
+  /** A reply in a thread: the thread's first message; null otherwise. */
+  threadID: string | null
+  /** A thread's first message: its replies. */
+  replyCount: number
+  isPinned: boolean
+}
+
+/** One emoji on a message: how many reacted with it, and who (oldest first). */
+export interface Reaction {
+  emoji: string
+  count: number
+  userIDs: string[]
 }
 
 /** A page of a room's messages, oldest first, and whether there are more beyond it. */
@@ -128,5 +145,10 @@ export function toMessage(row: Selectable<MessagesTable>, context: MessageContex
     isDeleted: row.is_deleted === 1,
     isDelivered: reached('delivered'),
     isRead: reached('read'),
+    edited: row.edited,
+    reactions: row.reactions === '[]' ? [] : (JSON.parse(row.reactions) as Reaction[]),
+    threadID: row.thread_id,
+    replyCount: row.reply_count,
+    isPinned: row.is_pinned === 1,
   }
 }

@@ -123,9 +123,10 @@ export const lastSaidOfRooms = (db: Kysely<Schema>, roomIDs: readonly string[]) 
         .execute()
 
 /**
- * Messages of the user's rooms changed (sent or deleted) after `since`, oldest change first. A
- * message not deleted changed last when it was sent, at a `created` no earlier than its `updated`:
- * those are found by `created`, the deleted ones by their own index (migration 0024).
+ * Messages of the user's rooms changed (sent, changed or deleted) after `since`, oldest change
+ * first. A message never changed since its send has its `created` no earlier than its `updated`:
+ * those are found by `created`; deleted and changed (`revised`) ones by their own partial indexes
+ * (migrations 0024, 0027).
  */
 export const changedSince = (db: Kysely<Schema>, userID: string, since: number, limit: number) => {
   const ofUserRooms = () =>
@@ -138,9 +139,11 @@ export const changedSince = (db: Kysely<Schema>, userID: string, since: number, 
   return (
     ofUserRooms()
       .where('m.is_deleted', '=', sql.lit(0))
+      .where('m.revised', '=', sql.lit(0))
       .where('m.created', '>', since)
       // A literal: a partial index serves only a condition known when the statement is planned.
       .unionAll(ofUserRooms().where('m.is_deleted', '=', sql.lit(1)))
+      .unionAll(ofUserRooms().where('m.is_deleted', '=', sql.lit(0)).where('m.revised', '=', sql.lit(1)))
       .orderBy('updated')
       .orderBy('created')
       .limit(limit)

@@ -1,8 +1,8 @@
-import type { Selectable } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
-import type { MessagesTable } from '../../storage/schema.js'
+import type { MessagesTable, Schema } from '../../storage/schema.js'
 import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
 import type { Dispatcher } from '../happenings/dispatcher.js'
@@ -24,7 +24,7 @@ import { newMessage } from './store-message.js'
 export class MessagesService {
   constructor(
     private readonly database: Database,
-    private readonly repositories: Pick<Repositories, 'messages' | 'rooms'>,
+    private readonly repositories: Pick<Repositories, 'messages' | 'messageChanges' | 'rooms'>,
     private readonly clock: Clock,
     private readonly senders: Senders,
     private readonly rooms: RoomsService,
@@ -62,26 +62,30 @@ export class MessagesService {
     const { senderID } = sender
     const content = checkContent({ type: input.type, body: input.body ?? '', data: input.data })
     if (input.replyTo) await this.requireInRoom(input.replyTo, access.room.id)
+    const { threadID } = input
+    if (threadID) await this.requireThreadStart(threadID, access.room.id)
     const id = this.database.ids.next()
     const message = newMessage(id, this.clock.now(), { roomID: access.room.id, senderID }, input, content)
-    // Most messages carry no file and go to no event endpoint: stored by one statement.
-    const row = (await onlyStored(this.events, sender.organizationID, content))
-      ? await this.database.oneStatement((db) => this.repositories.messages.storeMessage(db, message))
-      : await this.database.transaction(async (trx) => {
-          const withFile = await this.files.contentWithFile(trx, sender, content)
-          const stored = await this.repositories.messages.storeMessage(trx, { ...message, ...withFile })
-          if (stored) {
-            await this.files.attach(trx, { id: stored.id, roomID: access.room.id, content: withFile })
-            const recipientIDs = access.participants.map((p) => p.user_id).filter((id) => id !== senderID)
-            await this.happenings.emit(trx, 'message.stored', {
-              organizationID: sender.organizationID,
-              message: stored,
-              recipientIDs,
-              now: message.now,
-            })
-          }
-          return stored
-        })
+    // Most messages carry no file, start no thread and go to no event endpoint: stored by one statement.
+    const row =
+      !threadID && (await onlyStored(this.events, sender.organizationID, content))
+        ? await this.database.oneStatement((db) => this.repositories.messages.storeMessage(db, message))
+        : await this.database.transaction(async (trx) => {
+            const withFile = await this.files.contentWithFile(trx, sender, content)
+            const stored = await this.repositories.messages.storeMessage(trx, { ...message, ...withFile })
+            if (stored) {
+              if (threadID) await this.joinThread(trx, stored, threadID, message.now)
+              await this.files.attach(trx, { id: stored.id, roomID: access.room.id, content: withFile })
+              const recipientIDs = access.participants.map((p) => p.user_id).filter((id) => id !== senderID)
+              await this.happenings.emit(trx, 'message.stored', {
+                organizationID: sender.organizationID,
+                message: stored,
+                recipientIDs,
+                now: message.now,
+              })
+            }
+            return stored
+          })
     // A retry, or a concurrent send with the same localID stored it first: that one is the message.
     const found =
       row ??
@@ -91,12 +95,39 @@ export class MessagesService {
         input.localID,
         access.room.id,
       ))
-    return this.announceSent(
+    const sent = await this.announceSent(
       sender.organizationID,
       access,
       found as Selectable<MessagesTable>,
       exceptSessionID,
     )
+    // The thread's first message counts one more reply: everyone sees the count.
+    if (threadID && row)
+      await this.announceUpdated(
+        sender.organizationID,
+        access,
+        await this.repositories.messages.findMessages(this.database.db, [threadID]),
+      )
+    return sent
+  }
+
+  /** A reply joins its thread (the first message locked first, as any change of it is). */
+  private async joinThread(
+    trx: Kysely<Schema>,
+    reply: Selectable<MessagesTable>,
+    threadID: string,
+    now: number,
+  ) {
+    await this.repositories.messageChanges.reviseMessage(trx, threadID, now)
+    await this.repositories.messageChanges.joinThread(trx, reply.id, threadID)
+    reply.thread_id = threadID
+  }
+
+  /** A thread starts at a message of the room that is not itself a reply in a thread. */
+  private async requireThreadStart(threadID: string, roomID: string): Promise<void> {
+    const [row] = await this.repositories.messages.findMessages(this.database.db, [threadID])
+    if (!row || row.room_id !== roomID || row.thread_id !== null || row.is_deleted === 1)
+      throw paramError('threadID', 'is not a message of the room that can start a thread')
   }
 
   /**
@@ -195,8 +226,12 @@ export class MessagesService {
    * Messages whose state changed (`access` as it is now): for the room's participants and those who
    * follow it (a case's agents).
    */
-  async announceUpdated(organizationID: string, access: RoomAccess, rows: Selectable<MessagesTable>[]) {
-    if (rows.length === 0) return
+  async announceUpdated(
+    organizationID: string,
+    access: RoomAccess,
+    rows: Selectable<MessagesTable>[],
+  ): Promise<Message[]> {
+    if (rows.length === 0) return []
     const messages = await this.toMessages(organizationID, access, rows)
     const { room } = access
     await this.happenings.tell('message.updated', {
@@ -204,6 +239,7 @@ export class MessagesService {
       audience: this.audienceOf(access),
       followersOfRoom: room.type === RoomType.case ? room.id : undefined,
     })
+    return messages
   }
 
   /** Announces messages just stored (by this module or by cases) to the room's participants. */

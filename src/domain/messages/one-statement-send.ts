@@ -47,7 +47,7 @@ export class OneStatementSend {
     client: ClientIdentity,
     input: SendInput,
   ): Promise<{ access: RoomAccess; row: Selectable<MessagesTable> } | undefined> {
-    if (this.database.dialect !== 'postgres' || input.replyTo) return undefined
+    if (this.database.dialect !== 'postgres' || input.replyTo || input.threadID) return undefined
     const to = this.rooms.sendTarget(client, input)
     const content = acceptedContent({ type: input.type, body: input.body ?? '', data: input.data })
     if (!content || !(await onlyStored(this.events, client.organizationID, content))) return undefined

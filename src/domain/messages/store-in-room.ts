@@ -5,7 +5,7 @@ import type { MessagesTable, Schema } from '../../storage/schema.js'
 import { RoomType } from '../rooms/room.js'
 import { type RoomRead, roomReadOf, roomReadRows } from '../rooms/room-read.repository.js'
 import { restoreLastMessageCreated } from '../rooms/rooms.repository.js'
-import { MESSAGE_COLUMNS } from './store-message.js'
+import { FRESH_MESSAGE, MESSAGE_COLUMNS } from './store-message.js'
 
 // PostgreSQL: sends, any number of them, as one statement, one round trip and one commit. It stores
 // each message only if its sender may send there (the checks of rooms.sendAccess, in SQL) and
@@ -64,9 +64,9 @@ async function storedOf(
   return { read, stored: undefined }
 }
 
-const pickMessage = picker('m_', MESSAGE_COLUMNS) as (
-  row: Record<string, unknown>,
-) => Selectable<MessagesTable>
+const pickColumns = picker('m_', MESSAGE_COLUMNS)
+const pickMessage = (row: Record<string, unknown>) =>
+  ({ ...FRESH_MESSAGE, ...pickColumns(row) }) as Selectable<MessagesTable>
 
 interface Columns {
   ids: string[]

@@ -81,6 +81,7 @@ export function messageRow(message: NewMessage): { row: Selectable<MessagesTable
     created: message.now,
     updated: message.now,
     is_deleted: 0,
+    ...FRESH_MESSAGE,
   }
   // The search index is kept in step by the same commit; nobody says a system message.
   const indexed = message.searchable && row.type !== MessageType.system
@@ -202,7 +203,21 @@ function storingMessage(
     : stored
 }
 
-/** A message row's columns, in the table's order. */
+/**
+ * What a message just stored has in the columns its insert leaves to their defaults (edits,
+ * reactions, threads, pins: migration 0027): a send names none of them, so its statements stay
+ * as they were.
+ */
+export const FRESH_MESSAGE = {
+  edited: 0,
+  reactions: '[]',
+  thread_id: null,
+  reply_count: 0,
+  is_pinned: 0,
+  revised: 0,
+} as const
+
+/** A message row's columns, in the table's order (those of migration 0027 aside: FRESH_MESSAGE). */
 export const MESSAGE_COLUMNS = [
   'id',
   'room_id',
