@@ -64,6 +64,9 @@ describeEachDatabase('event payloads as /docs documents them', (dialect) => {
       recipientUserID: bob.userID,
     })
     await bob.call('/v1/chat/message/feedback/read', { messageIDs: [sent.json.data.message.messageID] })
+    const { messageID, roomID } = sent.json.data.message
+    const reported = { messageID, roomID, category: 'spam', reason: 'unwanted' }
+    expect((await bob.call('/v1/client/chat_report/submit_message', reported)).status).toBe(200)
     const agent = await signInAgent(server(), org.organizationID, 'schemas-agent@example.com')
     const queued = await openCase(alice, 'Where is my parcel?')
     expect((await agent.call('/case/take', { id: queued.caseID })).status).toBe(200) // case.assigned

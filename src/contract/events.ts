@@ -127,6 +127,20 @@ export const eventDataShapes = {
   ),
   'user.created': shapeOf<EventData['user.created']>()(z.object({ user: eventUserShape })),
   'user.deleted': shapeOf<EventData['user.deleted']>()(z.object({ user: eventUserShape })),
+  'report.created': shapeOf<EventData['report.created']>()(
+    z.object({
+      report: z.object({
+        reportID: z.string(),
+        reporterID: z.string(),
+        reportedUserID: z.string(),
+        messageID: z.string().nullable().describe('The reported message; null for a report of a user.'),
+        roomID: z.string().nullable(),
+        category: z.string(),
+        reason: z.string(),
+        created: z.number().int(),
+      }),
+    }),
+  ),
 } satisfies { [T in EventType]: z.ZodType<EventData[T]> }
 
 /** What each event tells of (the webhooks' summaries in /docs). */
@@ -140,6 +154,7 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   'case.rated': 'The visitor rated a closed case',
   'user.created': 'A new user (the first auth ticket of an xcUserID)',
   'user.deleted': "A user was deleted through the server API's user/delete",
+  'report.created': 'A user reported a message or a user (moderation)',
 }
 
 /** The whole body of an event of `type`, as it is signed and sent. */

@@ -4,33 +4,10 @@ import { messageShape, roomRequest, roomShape, sendMessage, userShape } from '..
 import { requireClient } from '../../contract/client-auth.js'
 import { uploadRoute } from '../../contract/uploads.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
-import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
+import { errorEnvelope, success } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
+import { describeChat } from './describe.js'
 import * as body from './schemas.js'
-
-const errors = {
-  400: errorEnvelope('40002: a parameter failed validation', {
-    status: 400,
-    code: '40002',
-    message: "Param 'roomID' is required",
-    field: 'roomID',
-  }),
-  401: errorEnvelope('40101-40103 credentials; 40104 access token expired (refresh it)', {
-    status: 401,
-    code: '40104',
-    message: 'access token has expired',
-  }),
-  403: errorEnvelope('40301: not a participant of the room, or not your message', {
-    status: 403,
-    code: '40301',
-    message: 'You are not a participant of room 325132386281046016',
-  }),
-  404: errorEnvelope('40401: no such user, room or message in your organization', {
-    status: 404,
-    code: '40401',
-    message: 'Room 325132386281046016 not found',
-  }),
-}
 
 /** Creating a group room, or adding users to one, past a user's group rooms (docs/reference/quotas.md). */
 const groupRoomLimit = {
@@ -53,14 +30,7 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   documentSecurity(fastify, SECURITY.client)
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { users, rooms, messages, history, sync } = app.services
-  const describe = <B, R extends z.ZodType>(summary: string, request: B, data: R, more = {}) => ({
-    schema: {
-      summary,
-      tags: ['chat'],
-      body: request,
-      response: { 200: successEnvelope(data), ...errors, ...more },
-    },
-  })
+  const describe = describeChat
 
   app.post(
     '/v1/client/user/get_by_id',
