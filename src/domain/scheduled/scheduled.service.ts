@@ -18,7 +18,7 @@ import {
 } from './scheduled-message.js'
 
 /** How long an instance holds a scheduled message it is sending before another may take it. */
-export const SEND_LEASE_MS = 30_000
+export const SEND_LEASE_MS = 10_000
 
 /**
  * Messages a user schedules for later: kept until their time, then sent as the user by the
