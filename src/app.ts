@@ -6,6 +6,7 @@ import type { DestinationStream } from 'pino'
 import { agentAPI } from './api/agent/index.js'
 import { authAPI } from './api/auth/index.js'
 import { backendAPI } from './api/backend/index.js'
+import { chatFeaturesAPI } from './api/chat/features.js'
 import { chatAPI } from './api/chat/index.js'
 import { consoleApp } from './api/console/index.js'
 import { filesAPI } from './api/files/index.js'
@@ -23,6 +24,7 @@ import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domai
 import { DISABLE_AFTER_MS, ENDPOINT_CHAIN, EndpointTarget } from './domain/events/endpoint-target.js'
 import { sweepUnsentFiles } from './domain/files/unsent-sweep.js'
 import { repositories } from './domain/repositories.js'
+import { ScheduledSender } from './domain/scheduled/scheduled-sender.js'
 import { BODY_LIMIT, useJSONBodies } from './http/body.js'
 import { timeoutOptions, useConnectionLimits } from './http/connection-limits.js'
 import { useCORS } from './http/cors.js'
@@ -52,6 +54,8 @@ declare module 'fastify' {
     redis: RedisConnections | undefined
     services: Services
     delivery: DeliveryWorker
+    /** Sends scheduled messages as they come due. */
+    scheduler: ScheduledSender
   }
 }
 
@@ -64,6 +68,8 @@ export interface AppOptions {
   logStream?: DestinationStream
   /** Gateway timings (tests shorten the ping interval). */
   realtime?: Partial<typeof GATEWAY_DEFAULTS>
+  /** How often each instance looks for scheduled messages come due (1 s unless given). */
+  scheduledPollMs?: number
   /** Delivery worker settings; `autoStart: false` leaves it to be driven by hand (tests). */
   delivery?: Partial<DeliveryOptions> & {
     autoStart?: boolean
@@ -205,6 +211,11 @@ export async function buildApp(options: AppOptions) {
   app.addHook('preClose', async () => stopSweeping())
   // Before the database closes: finish (or release) what is in flight.
   app.addHook('preClose', async () => delivery.stop())
+  // Scheduled messages as they come due (every instance; leases share them out).
+  const scheduler = new ScheduledSender(services.scheduled, app.log, options.scheduledPollMs ?? 1000)
+  app.decorate('scheduler', scheduler)
+  app.addHook('onReady', async () => scheduler.start())
+  app.addHook('preClose', async () => scheduler.stop())
   app.addHook('onClose', async () => {
     await hub.close()
     await redis?.close()
@@ -228,6 +239,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(backendAPI)
   await app.register(authAPI)
   await app.register(chatAPI)
+  await app.register(chatFeaturesAPI)
   await app.register(visitorAPI)
   await app.register(webhookAPI)
   await app.register(agentAPI, { redis: redis?.logins, clock })

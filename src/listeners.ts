@@ -42,6 +42,9 @@ export function listeners({ hub, events, chatbotDeliveries, bell, cases }: Liste
     inTransaction('user.deleted', ({ organizationID, user }, trx) =>
       events.userDeleted(trx, organizationID, user),
     ),
+    inTransaction('report.created', ({ organizationID, report }, trx) =>
+      events.record(trx, organizationID, 'report.created', { report }),
+    ),
     // After the commit: the delivery worker looks at once; a deactivated chatbot's cases go to agents.
     afterCommit('delivery.recorded', () => bell.ring()),
     afterCommit('chatbot.deactivated', ({ chatbotIDs }) => cases.chatbotCases.handOverAllOf(chatbotIDs)),

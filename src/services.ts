@@ -1,3 +1,4 @@
+import { type ChatFeatures, chatFeatures } from './chat-features.js'
 import type { UploadLimits } from './config/config.js'
 import { encodeEvent } from './contract/events.js'
 import { AgentSessions } from './domain/agents/agent-sessions.js'
@@ -49,7 +50,7 @@ import type { Database } from './storage/database.js'
 import type { FileStore } from './storage/files/file-store.js'
 
 /** The domain, wired once: what HTTP routes, WebSocket handlers and the CLI call. */
-export interface Services {
+export interface Services extends ChatFeatures {
   hub: Hub
   audit: AuditLog
   agents: AgentsService
@@ -287,5 +288,9 @@ export function createServices({
     }),
     eventSealer,
     deliveryBell,
+    ...chatFeatures(
+      { database, clock, repositories, happenings, audit },
+      { rooms, users, senders, messages, files, userAccounts },
+    ),
   }
 }

@@ -198,7 +198,7 @@ describeEachDatabase('chat API', (dialect) => {
         [
           { ...to, localID: 'v', type: 9001, body: 'x' },
           'type',
-          "Param 'type' must be one of: 1001, 1002, 1003, 1004, 1005",
+          "Param 'type' must be one of: 1001, 1002, 1003, 1004, 1005, 1008, 1010",
         ],
         [{ ...to, localID: 'v', type: 1001, body: '  ' }, 'body', "Param 'body' is required"],
         [

@@ -66,6 +66,9 @@ describeEachDatabase('event payloads as /docs documents them', (dialect) => {
     await bob.call('/v1/chat/message/feedback/read', { messageIDs: [sent.json.data.message.messageID] })
     const edit = { messageID: sent.json.data.message.messageID, body: 'Hi Bob!' }
     expect((await alice.call('/v1/chat/message/edit', edit)).status).toBe(200) // message.updated
+    const { messageID, roomID } = sent.json.data.message
+    const reported = { messageID, roomID, category: 'spam', reason: 'unwanted' }
+    expect((await bob.call('/v1/client/chat_report/submit_message', reported)).status).toBe(200)
     const agent = await signInAgent(server(), org.organizationID, 'schemas-agent@example.com')
     const queued = await openCase(alice, 'Where is my parcel?')
     expect((await agent.call('/case/take', { id: queued.caseID })).status).toBe(200) // case.assigned

@@ -53,7 +53,9 @@ export const messageShape = shapeOf<Message>()(
     type: z
       .number()
       .int()
-      .describe('1001 text, 1002 image, 1003 video, 1004 file, 1005 location, 9001 system'),
+      .describe(
+        '1001 text, 1002 image, 1003 video, 1004 file, 1005 location, 1008 voice note, 1010 link, 9001 system',
+      ),
     body: z.string(),
     data: z.record(z.string(), z.unknown()),
     quote: z.object({ title: z.string(), content: z.string(), imageURL: z.string() }),
@@ -103,11 +105,11 @@ export const sendMessage = params({
   }),
   type: requiredIntegerChoice(
     CLIENT_MESSAGE_TYPES,
-    '1001 text, 1002 image, 1003 video, 1004 file, 1005 location.',
+    '1001 text, 1002 image, 1003 video, 1004 file, 1005 location, 1008 voice note, 1010 link.',
   ),
   body: optionalText({ max: MAX_BODY_CHARACTERS, description: 'The text, or the caption.' }),
   data: optionalObject(
-    'image/video: {url}; file: {url, fileName}; location: {latitude, longitude, address, name}.',
+    'image/video: {url}; file: {url, fileName}; location: {latitude, longitude, address, name}; voice: {fileID, duration}; link: {url, title, description, image, siteName}.',
   ),
   quote: () =>
     z

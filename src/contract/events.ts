@@ -136,6 +136,20 @@ export const eventDataShapes = {
       }),
     }),
   ),
+  'report.created': shapeOf<EventData['report.created']>()(
+    z.object({
+      report: z.object({
+        reportID: z.string(),
+        reporterID: z.string(),
+        reportedUserID: z.string(),
+        messageID: z.string().nullable().describe('The reported message; null for a report of a user.'),
+        roomID: z.string().nullable(),
+        category: z.string(),
+        reason: z.string(),
+        created: z.number().int(),
+      }),
+    }),
+  ),
 } satisfies { [T in EventType]: z.ZodType<EventData[T]> }
 
 /** What each event tells of (the webhooks' summaries in /docs). */
@@ -150,6 +164,7 @@ const EVENT_SUMMARIES: Record<EventType, string> = {
   'user.created': 'A new user (the first auth ticket of an xcUserID)',
   'user.deleted': "A user was deleted through the server API's user/delete",
   'message.updated': 'Its sender edited a message (its new text)',
+  'report.created': 'A user reported a message or a user (moderation)',
 }
 
 /** The whole body of an event of `type`, as it is signed and sent. */

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { CaseNote } from '../domain/notes/note.js'
 import { caseShape } from './cases.js'
 import { messageShape, userShape } from './chat.js'
+import { scheduledMessageShape } from './chat-features.js'
 import { noteShape } from './notes.js'
 import { shapeOf } from './shape.js'
 import { agentCaseShape } from './visitors.js'
@@ -31,6 +32,7 @@ export const userFrameShapes = {
   'chat/starred': z
     .object({ roomID: z.string(), messageIDs: z.array(z.string()), isStarred: z.boolean() })
     .describe('You starred or unstarred messages on another of your devices (stars are yours alone).'),
+  'scheduled/update': scheduledMessageShape,
 }
 
 /** Every frame an agent's socket may receive. */

@@ -9,9 +9,12 @@ import * as files from './files/files.repository.js'
 import * as keyPairs from './key-pairs/key-pairs.repository.js'
 import * as messageChanges from './messages/message-changes.repository.js'
 import * as messages from './messages/messages.repository.js'
+import * as moderation from './moderation/moderation.repository.js'
 import * as notes from './notes/notes.repository.js'
 import * as organizations from './organizations/organizations.repository.js'
+import * as roomContent from './room-content/room-content.repository.js'
 import * as rooms from './rooms/rooms.repository.js'
+import * as scheduled from './scheduled/scheduled.repository.js'
 import * as search from './search/search.repository.js'
 import * as sessions from './sessions/sessions.repository.js'
 import * as tickets from './tickets/tickets.repository.js'
@@ -43,6 +46,9 @@ export interface Repositories {
   tickets: typeof tickets
   topics: typeof topics
   users: typeof users
+  roomContent: typeof roomContent
+  scheduled: typeof scheduled
+  moderation: typeof moderation
 }
 
 /** The real queries, over Kysely. */
@@ -66,4 +72,7 @@ export const repositories: Repositories = {
   tickets,
   topics,
   users,
+  roomContent,
+  scheduled,
+  moderation,
 }

@@ -45,6 +45,9 @@ export function frameListeners(hub: Hub, followersOfRoom: FollowersOfRoom): List
     afterCommit('session.revoked', ({ sessionID }) =>
       hub.publish({ sessionIDs: [sessionID] }, { eventName: 'session/revoked', data: { sessionID } }),
     ),
+    afterCommit('scheduled.updated', ({ userID, scheduled }) =>
+      hub.publish({ userIDs: [userID] }, { eventName: 'scheduled/update', data: scheduled }),
+    ),
   ]
 }
 

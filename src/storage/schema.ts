@@ -418,4 +418,47 @@ export interface Schema {
   message_edits: MessageEditsTable
   room_pins: RoomPinsTable
   message_stars: MessageStarsTable
+  scheduled_messages: ScheduledMessagesTable
+  moderation_reports: ModerationReportsTable
+}
+
+/** A message a user will send to a room at `scheduled_time` (pending), or did (sent), or won't. */
+export interface ScheduledMessagesTable {
+  id: string
+  organization_id: string
+  room_id: string
+  sender_id: string
+  local_id: string
+  type: number
+  body: string
+  data: string
+  quote: string
+  reply_to: string | null
+  scheduled_time: number
+  status: 'pending' | 'sent' | 'cancelled' | 'dropped'
+  /** While an instance sends it: others leave it alone until this time. */
+  lease_until: number | null
+  /** The message it became, once sent. */
+  message_id: string | null
+  created: number
+  updated: number
+}
+
+/** A user's report of a message or of a user, for the organization's admins. */
+export interface ModerationReportsTable {
+  id: string
+  organization_id: string
+  reporter_id: string
+  reported_user_id: string
+  message_id: string | null
+  room_id: string | null
+  category: string
+  reason: string
+  status: 'open' | 'resolved'
+  resolution: Generated<string>
+  /** The agent account that resolved it. */
+  resolved_by: string | null
+  resolved_at: number | null
+  created: number
+  updated: number
 }

@@ -2,6 +2,7 @@ import { casesAPI, messagesAPI, roomsAPI, usersAPI } from './api.js'
 import { BACKOFF_DEFAULTS, type BackoffOptions } from './backoff.js'
 import { Emitter } from './emitter.js'
 import { isUnauthorized, ParleyError } from './errors.js'
+import { reportsAPI, roomContentAPI, scheduledAPI } from './features.js'
 import { type FilesAPI, filesAPI } from './files.js'
 import type { UserFrame } from './frames.generated.js'
 import { Outbox, type PendingMessage } from './outbox.js'
@@ -16,6 +17,7 @@ import type {
   Message,
   MessagePage,
   PresenceEvent,
+  ScheduledMessage,
   StarredEvent,
   TypingEvent,
   User,
@@ -66,6 +68,8 @@ export interface ParleyEvents extends Record<string, unknown[]> {
   sendFailed: [{ entry: PendingMessage; error: ParleyError }]
   /** A watched room that can no longer be read (the user left it): it is not watched any more. */
   unwatched: [{ roomID: string; error: ParleyError }]
+  /** One of your scheduled messages was created, changed, sent, cancelled or dropped (any device). */
+  scheduled: [ScheduledMessage]
 }
 
 const REQUEST_TIMEOUT_MS = 30_000
@@ -80,6 +84,12 @@ export class ParleyClient {
   readonly rooms: ReturnType<typeof roomsAPI>
   readonly messages: ReturnType<typeof messagesAPI>
   readonly cases: ReturnType<typeof casesAPI>
+  /** Messages to send later. */
+  readonly scheduled: ReturnType<typeof scheduledAPI>
+  /** Read details of a message, a room's shared content. */
+  readonly roomContent: ReturnType<typeof roomContentAPI>
+  /** Reports of a message or a user, for the organization's admins. */
+  readonly reports: ReturnType<typeof reportsAPI>
   /** Uploads (with progress); `messages.sendFile` and `cases.sendFile` upload and send in one go. */
   readonly files: FilesAPI
   private readonly events = new Emitter<ParleyEvents>()
@@ -125,6 +135,9 @@ export class ParleyClient {
     this.rooms = roomsAPI(context)
     this.messages = messagesAPI(context)
     this.cases = casesAPI(context)
+    this.scheduled = scheduledAPI(context)
+    this.roomContent = roomContentAPI(context)
+    this.reports = reportsAPI(context)
   }
 
   /** The signed-in user (undefined before start, and after the session ended). */
@@ -266,6 +279,9 @@ export class ParleyClient {
         return
       case 'chat/starred':
         this.events.emit('starred', frame.data)
+        return
+      case 'scheduled/update':
+        this.events.emit('scheduled', frame.data)
         return
     }
   }

@@ -194,6 +194,37 @@ export interface PresenceEvent {
 
 export type ConnectionState = 'connecting' | 'open' | 'offline'
 
+/** A scheduled message (`scheduled.list`, and the `scheduled` event as it changes). */
+export interface ScheduledMessage {
+  id: string
+  roomID: string
+  scheduledTime: number
+  status: 'pending' | 'sent' | 'cancelled' | 'dropped'
+  /** The message it became, once sent. */
+  messageID: string | null
+  created: number
+  updated: number
+  /** How it will look sent (messageID empty, created its scheduledTime). */
+  message: Message
+}
+
+/** Who has read a message, and who has it delivered but not read yet. */
+export interface ReadDetails {
+  message: Message
+  readBy: User[]
+  deliveredTo: User[]
+  readCount: number
+  deliveredCount: number
+}
+
+/** A page of a room's shared content, each kind newest first. */
+export interface SharedContent {
+  media: Message[]
+  files: Message[]
+  links: Message[]
+  hasMore: boolean
+}
+
 // These objects are checked by the compiler against the server's frame catalogue (frames.generated.ts,
 // written by `npm run api-types` from src/contract/frames.ts): a change the server makes to one fails the
 // SDK's type-check until the type here follows.
@@ -207,4 +238,5 @@ export type CheckedAgainstFrames = [
   Checked<Same<Omit<TypingEvent, 'typing'>, UserFrames['chat/startTyping']>>,
   Checked<Same<PresenceEvent, UserFrames['user/status']>>,
   Checked<Same<StarredEvent, UserFrames['chat/starred']>>,
+  Checked<Same<ScheduledMessage, UserFrames['scheduled/update']>>,
 ]

@@ -24,6 +24,7 @@ import { describe, PREFIX } from './describe.js'
 import { eventEndpointsAPI } from './event-endpoints.js'
 import { AddressLoginLimit } from './login-limit.js'
 import { messageSettingsAPI } from './message-settings.js'
+import { agentModerationAPI } from './moderation.js'
 import { agentNotesAPI } from './notes.js'
 import { agentReopenTagsAPI } from './reopen-tags.js'
 import { agentReportsAPI } from './reports.js'
@@ -239,6 +240,7 @@ export async function agentAPI(
     })
     await signedIn.register(agentCannedRepliesAPI)
     await signedIn.register(agentReportsAPI)
+    await signedIn.register(agentModerationAPI)
   })
 }
 

@@ -11,6 +11,7 @@ import { SECURITY } from '../../http/docs.js'
 import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
 import { eachInTurns } from '../../lib/in-turns.js'
+import { type FeatureData, fromSDKFeatureRequest, toSDKFeatureData } from './features.js'
 import { DOWNLOAD, taptalkFiles } from './files.js'
 import { toSDKMessage, toSDKRoom } from './model.js'
 import { taptalkDialect } from './socket.js'
@@ -69,7 +70,13 @@ export async function useTapTalkCompat(app: FastifyInstance): Promise<void> {
   })
 
   app.addHook('preValidation', (request, _reply, done) => {
-    if (request.taptalk) dropPlaceholderIDs(request)
+    if (!request.taptalk) return done()
+    dropPlaceholderIDs(request)
+    try {
+      fromSDKFeatureRequest(request)
+    } catch (error) {
+      return done(error as Error)
+    }
     done()
   })
 
@@ -149,6 +156,8 @@ async function roomListMessages(
 }
 
 function toSDKData(data: Data, newestFirst: boolean): unknown {
+  const feature = toSDKFeatureData(data as FeatureData)
+  if (feature !== undefined) return feature
   // An upload: the file's facts at the top, its link as `fileURL`.
   if (data.file) return { ...data.file, fileURL: data.file.url }
   // The SDK's lists are newest first.

@@ -1,4 +1,5 @@
 import type { Case, CaseRating } from '../cases/case.js'
+import type { ReportEventData } from '../moderation/moderation-report.js'
 
 /**
  * The events an organization's backend may subscribe to (docs/reference/events.md). Each
@@ -18,6 +19,7 @@ export const EVENT_TYPES = [
   'user.created',
   'user.deleted',
   'message.updated',
+  'report.created',
 ] as const
 
 export type EventType = (typeof EVENT_TYPES)[number]
@@ -79,6 +81,7 @@ export interface EventData {
   'case.rated': { case: Case; rating: CaseRating }
   'user.created': { user: EventUser }
   'user.deleted': { user: EventUser }
+  'report.created': ReportEventData
 }
 
 /** An event's body, as signed and sent (the contract writes it through the type's schema). */

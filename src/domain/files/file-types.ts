@@ -6,13 +6,20 @@ import { open } from 'node:fs/promises'
 /** Images shown inline (as `<img>`): formats browsers render without running anything. */
 export const INLINE_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const
 
-/** Images, videos, PDF, office documents, archives and plain text. */
+/** Images, videos, voice notes, PDF, office documents, archives and plain text. */
 export const DEFAULT_FILE_TYPES: readonly string[] = [
   ...INLINE_IMAGE_TYPES,
   'image/heic',
   'video/mp4',
   'video/webm',
   'video/quicktime',
+  // Voice notes (message type 1008).
+  'audio/wav',
+  'audio/ogg',
+  'audio/opus',
+  'audio/mpeg',
+  'audio/mp4',
+  'audio/x-m4a',
   'application/pdf',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -71,8 +78,9 @@ function hasControlCharacters(text: string): boolean {
 export const showsInline = (mediaType: string) =>
   (INLINE_IMAGE_TYPES as readonly string[]).includes(mediaType)
 
-/** The message type a file's media type fits: an image, a video, or (any type) a file. */
+/** The message type a file's media type fits: an image, a video, a voice note, or (any type) a file. */
 export const fitsMessageType = (mediaType: string, messageType: number) =>
   messageType === 1004 ||
+  (messageType === 1008 && mediaType.startsWith('audio/')) ||
   (messageType === 1002 && mediaType.startsWith('image/')) ||
   (messageType === 1003 && mediaType.startsWith('video/'))

@@ -4,7 +4,9 @@ import type { Case } from '../cases/case.js'
 import type { AgentCase } from '../cases/case-rows.js'
 import type { EventUser } from '../events/event-types.js'
 import type { Message } from '../messages/message.js'
+import type { ReportEventData } from '../moderation/moderation-report.js'
 import type { CaseNote } from '../notes/note.js'
+import type { ScheduledMessage } from '../scheduled/scheduled-message.js'
 import type { User } from '../users/user.js'
 
 // What happens in the domain, one typed entry per kind of change (docs/architecture/events-and-outbox.md).
@@ -52,6 +54,8 @@ export interface TransactionHappenings {
   'user.deleted': { organizationID: string; user: EventUser }
   /** A delivery was written to the outbox: the delivery worker is to look once it commits. */
   'delivery.recorded': Record<string, never>
+  /** A user reported a message or a user (moderation). */
+  'report.created': ReportEventData & { organizationID: string }
 }
 
 /** Reported once the change committed, or for a change with no transaction (`Dispatcher.tell`). */
@@ -94,6 +98,8 @@ export interface CommittedHappenings {
   'session.revoked': { sessionID: string }
   /** Chatbots were deactivated (or replaced): their cases are to go to agents. */
   'chatbot.deactivated': { chatbotIDs: readonly string[] }
+  /** A user's scheduled message was created, changed, sent, cancelled or dropped: their devices hear. */
+  'scheduled.updated': { userID: string; scheduled: ScheduledMessage }
 }
 
 export type HappeningMap = TransactionHappenings & CommittedHappenings

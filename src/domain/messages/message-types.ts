@@ -8,6 +8,8 @@ export const MessageType = {
   video: 1003,
   file: 1004,
   location: 1005,
+  voice: 1008,
+  link: 1010,
   system: 9001,
 } as const
 
@@ -18,6 +20,8 @@ export const CLIENT_MESSAGE_TYPES = [
   MessageType.video,
   MessageType.file,
   MessageType.location,
+  MessageType.voice,
+  MessageType.link,
 ] as const
 
 export const MAX_BODY_CHARACTERS = 20_000
@@ -49,6 +53,31 @@ function requireNumberIn(data: Record<string, unknown>, key: string, limit: numb
   }
 }
 
+/** A voice note's longest `data.duration`, in milliseconds (docs/reference/limits.md). */
+export const MAX_VOICE_MS = 3_600_000
+
+/** What a link message may say of its page, the longest each (docs/reference/limits.md). */
+export const LINK_FIELDS = { title: 500, description: 2000, image: 2048, siteName: 255, type: 64 } as const
+
+/**
+ * A link message carries what its sender says of the page (Parley fetches nothing): `data.url`,
+ * and optional strings within LINK_FIELDS; `data.urls`, if given, up to 20 of them.
+ */
+function checkLink(body: string, data: Record<string, unknown>): void {
+  if (body.trim() === '') throw paramError('body', 'is required')
+  requireURL(data)
+  for (const [key, max] of Object.entries(LINK_FIELDS)) {
+    const value = data[key]
+    if (value !== undefined && (typeof value !== 'string' || codePoints(value) > max))
+      throw paramError(`data.${key}`, `must be a string of at most ${max} characters`)
+  }
+  const { urls } = data
+  if (urls !== undefined && !(Array.isArray(urls) && urls.length <= 20 && urls.every(isLinkURL)))
+    throw paramError('data.urls', 'must be a list of at most 20 http(s) URLs')
+}
+
+const isLinkURL = (url: unknown) => typeof url === 'string' && url.length <= 2048 && isHTTPURL(url)
+
 /** The uploaded file a message's content carries (`data.fileID`), if it names one. */
 export const fileIDOf = (content: MessageContent): string | undefined =>
   typeof content.data.fileID === 'string' ? content.data.fileID : undefined
@@ -66,7 +95,8 @@ function uploaded(data: Record<string, unknown>): boolean {
 /**
  * Checks a message's body and data against its type's rules: text needs a body; image and video
  * a `data.url`; file a `data.url` and `data.fileName` (or, for all three, the `data.fileID` of an
- * upload); location `data.latitude` and `.longitude`.
+ * upload); location `data.latitude` and `.longitude`; voice an audio upload (or `data.url`) and its
+ * `data.duration`; link a body and `data.url`.
  */
 export function checkContent(content: MessageContent): MessageContent {
   const { type, body, data } = content
@@ -89,6 +119,14 @@ export function checkContent(content: MessageContent): MessageContent {
     case MessageType.location:
       requireNumberIn(data, 'latitude', 90)
       requireNumberIn(data, 'longitude', 180)
+      break
+    case MessageType.voice:
+      if (!uploaded(data)) requireURL(data)
+      requireNumberIn(data, 'duration', MAX_VOICE_MS)
+      if ((data.duration as number) < 0) throw paramError('data.duration', 'is invalid')
+      break
+    case MessageType.link:
+      checkLink(body, data)
       break
   }
   return content

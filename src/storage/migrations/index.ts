@@ -26,6 +26,8 @@ import * as deletedMessagesIndex from './0024_deleted_messages_index.js'
 import * as unsentFileQuotas from './0025_unsent_file_quotas.js'
 import * as idWorkerLeases from './0026_id_worker_leases.js'
 import * as messageExtras from './0027_message_extras.js'
+import * as scheduledMessages from './0031_scheduled_messages.js'
+import * as moderationReports from './0032_moderation_reports.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -56,4 +58,6 @@ export const migrations: Record<string, Migration> = {
   '0025_unsent_file_quotas': unsentFileQuotas,
   '0026_id_worker_leases': idWorkerLeases,
   '0027_message_extras': messageExtras,
+  '0031_scheduled_messages': scheduledMessages,
+  '0032_moderation_reports': moderationReports,
 }
