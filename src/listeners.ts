@@ -3,6 +3,7 @@ import type { ChatbotDeliveries } from './domain/delivery/chatbot-deliveries.js'
 import type { DeliveryBell } from './domain/delivery/delivery-bell.js'
 import type { Events } from './domain/events/events.service.js'
 import { afterCommit, inTransaction, type Listener } from './domain/happenings/dispatcher.js'
+import type { Blocks } from './domain/people/blocks.js'
 import { frameListeners } from './realtime/frame-listeners.js'
 import type { Hub } from './realtime/hub.js'
 
@@ -13,13 +14,21 @@ export interface ListenerTargets {
   chatbotDeliveries: ChatbotDeliveries
   bell: DeliveryBell
   cases: Cases
+  blocks: Blocks
 }
 
 /**
  * Every consequence of every happening (src/domain/happenings/catalogue.ts), in the order each
  * runs: a new consequence is a line here, not a call in the service that made the change.
  */
-export function listeners({ hub, events, chatbotDeliveries, bell, cases }: ListenerTargets): Listener[] {
+export function listeners({
+  hub,
+  events,
+  chatbotDeliveries,
+  bell,
+  cases,
+  blocks,
+}: ListenerTargets): Listener[] {
   return [
     // In the change's transaction: the outbox (events for the organization's endpoints, and for a
     // chatbot that opted in; a visitor's message for the case's chatbot).
@@ -43,6 +52,10 @@ export function listeners({ hub, events, chatbotDeliveries, bell, cases }: Liste
     afterCommit('delivery.recorded', () => bell.ring()),
     afterCommit('chatbot.deactivated', ({ chatbotIDs }) => cases.chatbotCases.handOverAllOf(chatbotIDs)),
     // After the commit: the frames /connect sockets hear.
-    ...frameListeners(hub, (roomID) => cases.agentCases.followersOfRoom(roomID)),
+    ...frameListeners(
+      hub,
+      (roomID) => cases.agentCases.followersOfRoom(roomID),
+      (userID, userIDs) => blocks.notBlockedBy(userID, userIDs),
+    ),
   ]
 }

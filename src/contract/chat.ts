@@ -64,6 +64,10 @@ export const messageShape = shapeOf<Message>()(
     isDeleted: z.boolean(),
     isDelivered: z.boolean(),
     isRead: z.boolean(),
+    senderBlocked: z
+      .boolean()
+      .optional()
+      .describe('true in a group room for one who blocked the sender (absent otherwise).'),
   }),
 )
 

@@ -3,6 +3,7 @@ import type { CaseNote } from '../domain/notes/note.js'
 import { caseShape } from './cases.js'
 import { messageShape, userShape } from './chat.js'
 import { noteShape } from './notes.js'
+import { roomStateShape } from './people.js'
 import { shapeOf } from './shape.js'
 import { agentCaseShape } from './visitors.js'
 
@@ -28,6 +29,7 @@ export const userFrameShapes = {
     lastActive: z.number().int().describe('Epoch ms of the change.'),
   }),
   'session/revoked': sessionRevokedShape,
+  'room/state': roomStateShape,
 }
 
 /** Every frame an agent's socket may receive. */

@@ -10,6 +10,9 @@ import * as keyPairs from './key-pairs/key-pairs.repository.js'
 import * as messages from './messages/messages.repository.js'
 import * as notes from './notes/notes.repository.js'
 import * as organizations from './organizations/organizations.repository.js'
+import * as blocks from './people/blocks.repository.js'
+import * as contacts from './people/contacts.repository.js'
+import * as roomStates from './people/room-states.repository.js'
 import * as rooms from './rooms/rooms.repository.js'
 import * as search from './search/search.repository.js'
 import * as sessions from './sessions/sessions.repository.js'
@@ -41,6 +44,9 @@ export interface Repositories {
   tickets: typeof tickets
   topics: typeof topics
   users: typeof users
+  contacts: typeof contacts
+  blocks: typeof blocks
+  roomStates: typeof roomStates
 }
 
 /** The real queries, over Kysely. */
@@ -63,4 +69,7 @@ export const repositories: Repositories = {
   tickets,
   topics,
   users,
+  contacts,
+  blocks,
+  roomStates,
 }

@@ -375,4 +375,31 @@ export interface Schema {
   case_notes: CaseNotesTable
   note_mentions: NoteMentionsTable
   canned_replies: CannedRepliesTable
+  contacts: ContactsTable
+  user_blocks: UserBlocksTable
+  room_states: RoomStatesTable
+}
+
+/** A user's contact (private to them). */
+export interface ContactsTable {
+  user_id: string
+  contact_id: string
+  created: number
+}
+
+/** `blocker_id` blocked `blocked_id` (private to the blocker). */
+export interface UserBlocksTable {
+  blocker_id: string
+  blocked_id: string
+  created: number
+}
+
+/** A user's own state of a room: muted until (0: until unmuted; null: not muted), pinned, marked unread. */
+export interface RoomStatesTable {
+  user_id: string
+  room_id: string
+  muted_until: number | null
+  pinned_at: number | null
+  marked_unread: Generated<number>
+  updated: number
 }

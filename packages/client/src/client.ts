@@ -5,6 +5,7 @@ import { isUnauthorized, ParleyError } from './errors.js'
 import { type FilesAPI, filesAPI } from './files.js'
 import type { UserFrame } from './frames.generated.js'
 import { Outbox, type PendingMessage } from './outbox.js'
+import { blocksAPI, contactsAPI, roomStatesAPI } from './people.js'
 import { Realtime, type WebSocketConstructor } from './realtime.js'
 import { Session } from './session.js'
 import { defaultStorage, memoryStorage, type StorageLike, Store } from './storage.js'
@@ -16,6 +17,7 @@ import type {
   Message,
   MessagePage,
   PresenceEvent,
+  RoomState,
   TypingEvent,
   User,
 } from './types.js'
@@ -49,6 +51,8 @@ export interface ParleyEvents extends Record<string, unknown[]> {
   messageUpdate: [Message]
   typing: [TypingEvent]
   presence: [PresenceEvent]
+  /** You changed your own state of a room on another device (or reading it ended its mark as unread). */
+  roomState: [RoomState]
   /** A case changed status (case/update). */
   case: [Case]
   connection: [ConnectionState]
@@ -74,6 +78,9 @@ export class ParleyClient {
   readonly rooms: ReturnType<typeof roomsAPI>
   readonly messages: ReturnType<typeof messagesAPI>
   readonly cases: ReturnType<typeof casesAPI>
+  readonly contacts: ReturnType<typeof contactsAPI>
+  readonly blocks: ReturnType<typeof blocksAPI>
+  readonly roomStates: ReturnType<typeof roomStatesAPI>
   /** Uploads (with progress); `messages.sendFile` and `cases.sendFile` upload and send in one go. */
   readonly files: FilesAPI
   private readonly events = new Emitter<ParleyEvents>()
@@ -119,6 +126,9 @@ export class ParleyClient {
     this.rooms = roomsAPI(context)
     this.messages = messagesAPI(context)
     this.cases = casesAPI(context)
+    this.contacts = contactsAPI(context)
+    this.blocks = blocksAPI(context)
+    this.roomStates = roomStatesAPI(context)
   }
 
   /** The signed-in user (undefined before start, and after the session ended). */
@@ -257,6 +267,9 @@ export class ParleyClient {
         return
       case 'case/update':
         this.events.emit('case', frame.data)
+        return
+      case 'room/state':
+        this.events.emit('roomState', frame.data)
         return
     }
   }

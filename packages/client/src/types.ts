@@ -38,6 +38,8 @@ export interface RoomListItem {
   room: RoomSummary
   lastMessage: Message | null
   unreadCount: number
+  /** Your own state of the room (muted, pinned, marked as unread). */
+  state: RoomState
 }
 
 export interface Quote {
@@ -68,6 +70,8 @@ export interface Message {
   isDeleted: boolean
   isDelivered: boolean
   isRead: boolean
+  /** True in a group room when you blocked the sender (absent otherwise): hide or fold it as you like. */
+  senderBlocked?: boolean
 }
 
 /** A file uploaded to Parley (`files.upload`): a message then carries it by its `fileID`. */
@@ -169,6 +173,25 @@ export interface PresenceEvent {
   lastActive: number
 }
 
+/** A user in your contacts or your blocked list, with when they were added. */
+export interface Contact {
+  user: User
+  created: number
+}
+
+/** Your own state of a room: it follows you to every device (`roomState` events). */
+export interface RoomState {
+  roomID: string
+  muted: boolean
+  /** When the mute ends (epoch ms); 0: until unmuted, or not muted. */
+  mutedUntil: number
+  pinned: boolean
+  /** When it was pinned (epoch ms); 0 when not pinned. */
+  pinnedAt: number
+  /** Marked as unread; reading a message of the room clears it. */
+  markedUnread: boolean
+}
+
 export type ConnectionState = 'connecting' | 'open' | 'offline'
 
 // These objects are checked by the compiler against the server's frame catalogue (frames.generated.ts,
@@ -183,4 +206,5 @@ export type CheckedAgainstFrames = [
   Checked<Same<User, UserFrames['chat/startTyping']['user']>>,
   Checked<Same<Omit<TypingEvent, 'typing'>, UserFrames['chat/startTyping']>>,
   Checked<Same<PresenceEvent, UserFrames['user/status']>>,
+  Checked<Same<RoomState, UserFrames['room/state']>>,
 ]

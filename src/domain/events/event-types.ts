@@ -53,8 +53,11 @@ export interface EventData {
       data: Record<string, unknown>
       created: number
     }
-    /** `online`: whether they had a live socket when the attempt was made (false as recorded). */
-    recipients: { userID: string; xcUserID: string; online: boolean }[]
+    /**
+     * `online`: whether they had a live socket when the attempt was made (false as recorded);
+     * `muted`: whether they had muted the room when the message was stored.
+     */
+    recipients: { userID: string; xcUserID: string; online: boolean; muted: boolean }[]
   }
   /** The user's read mark moved up to the message `created` at `upTo`. */
   'message.read': { roomID: string; userID: string; xcUserID: string; upTo: number }

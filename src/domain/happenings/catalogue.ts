@@ -5,6 +5,7 @@ import type { AgentCase } from '../cases/case-rows.js'
 import type { EventUser } from '../events/event-types.js'
 import type { Message } from '../messages/message.js'
 import type { CaseNote } from '../notes/note.js'
+import type { RoomState } from '../people/room-state.js'
 import type { User } from '../users/user.js'
 
 // What happens in the domain, one typed entry per kind of change (docs/architecture/events-and-outbox.md).
@@ -85,6 +86,8 @@ export interface CommittedHappenings {
   'session.revoked': { sessionID: string }
   /** Chatbots were deactivated (or replaced): their cases are to go to agents. */
   'chatbot.deactivated': { chatbotIDs: readonly string[] }
+  /** A user changed their own state of rooms (muted, pinned, marked unread): their devices hear of it. */
+  'room.state.changed': { userID: string; states: readonly RoomState[]; exceptSessionID?: string | undefined }
 }
 
 export type HappeningMap = TransactionHappenings & CommittedHappenings

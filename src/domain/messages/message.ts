@@ -40,6 +40,8 @@ export interface Message {
   isDeleted: boolean
   isDelivered: boolean
   isRead: boolean
+  /** Only in what one who blocked the sender receives, in a group room (docs/reference/client-api.md, "Blocking"). */
+  senderBlocked?: boolean
 }
 
 /** A page of a room's messages, oldest first, and whether there are more beyond it. */
