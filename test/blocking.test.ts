@@ -76,7 +76,8 @@ describeEachDatabase('blocking', (dialect) => {
   })
 
   test('the blocked user cannot write in the personal room (40303), nor open one', async () => {
-    for (const to of [{ roomID: personalID }, { recipientUserID: ann.userID }]) {
+    const targets: Record<string, string>[] = [{ roomID: personalID }, { recipientUserID: ann.userID }]
+    for (const to of targets) {
       const refused = await send(ben, to, 'let me in')
       expect([refused.status, refused.json.error.code]).toEqual([403, '40303'])
     }

@@ -5,6 +5,7 @@ import { RoomType } from '../rooms/room.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import { BLOCKS_PER_USER, type Contact, toContact } from './contact.js'
 import type { PeopleDependencies } from './contacts.js'
+import { KnownBlocks } from './known-blocks.js'
 
 /** What the customer's backend reads of a user's blocks (server API). */
 export interface BlocksOfUser {
@@ -21,7 +22,12 @@ export interface BlocksOfUser {
  * marked `senderBlocked` for the blocker alone.
  */
 export class Blocks {
-  constructor(private readonly deps: PeopleDependencies) {}
+  /** SQLite: blockers' lists, kept (a send reads none); undefined on PostgreSQL. */
+  private readonly known: KnownBlocks | undefined
+
+  constructor(private readonly deps: PeopleDependencies) {
+    if (deps.database.dialect === 'sqlite') this.known = new KnownBlocks(deps.database, deps.repositories)
+  }
 
   /** Blocks a user of the organization; they leave the caller's contacts. Blocking again changes nothing. */
   async block(client: ClientIdentity, userID: string): Promise<void> {
@@ -34,10 +40,12 @@ export class Blocks {
         throw new AppError('limitReached', `A user blocks at most ${BLOCKS_PER_USER} users`, 'userID')
       await contacts.removeContact(trx, client.userID, userID)
     })
+    this.known?.changed(client.userID)
   }
 
   async unblock(client: ClientIdentity, userID: string): Promise<void> {
     await this.deps.repositories.blocks.deleteBlock(this.deps.database.db, client.userID, userID)
+    this.known?.changed(client.userID)
   }
 
   /** The users the caller blocked, oldest block first. */
@@ -53,7 +61,10 @@ export class Blocks {
 
   /** Refuses a send (or the opening of a personal room) to a recipient who blocked the sender. */
   async refuseBlocked(senderID: string, recipientID: string): Promise<void> {
-    if (await this.deps.repositories.blocks.isBlocked(this.deps.database.db, recipientID, senderID))
+    const blocked = this.known
+      ? await this.known.has(recipientID, senderID)
+      : await this.deps.repositories.blocks.isBlocked(this.deps.database.db, recipientID, senderID)
+    if (blocked)
       throw new AppError('blocked', `You cannot send messages to user ${recipientID}`, 'recipientUserID')
   }
 
