@@ -3,7 +3,7 @@ import type { ChatbotDeliveries } from './domain/delivery/chatbot-deliveries.js'
 import type { DeliveryBell } from './domain/delivery/delivery-bell.js'
 import type { Events } from './domain/events/events.service.js'
 import { afterCommit, inTransaction, type Listener } from './domain/happenings/dispatcher.js'
-import type { Blocks } from './domain/people/blocks.js'
+import type { People } from './domain/people/people.js'
 import { frameListeners } from './realtime/frame-listeners.js'
 import type { Hub } from './realtime/hub.js'
 
@@ -14,7 +14,7 @@ export interface ListenerTargets {
   chatbotDeliveries: ChatbotDeliveries
   bell: DeliveryBell
   cases: Cases
-  blocks: Blocks
+  people: People
 }
 
 /**
@@ -27,7 +27,7 @@ export function listeners({
   chatbotDeliveries,
   bell,
   cases,
-  blocks,
+  people,
 }: ListenerTargets): Listener[] {
   return [
     // In the change's transaction: the outbox (events for the organization's endpoints, and for a
@@ -48,6 +48,8 @@ export function listeners({
     inTransaction('user.deleted', ({ organizationID, user }, trx) =>
       events.userDeleted(trx, organizationID, user),
     ),
+    // Erasure: the user's contacts, blocks and rooms' state go with their profile.
+    inTransaction('user.deleted', ({ user }, trx) => people.eraseIn(trx, user.userID)),
     // After the commit: the delivery worker looks at once; a deactivated chatbot's cases go to agents.
     afterCommit('delivery.recorded', () => bell.ring()),
     afterCommit('chatbot.deactivated', ({ chatbotIDs }) => cases.chatbotCases.handOverAllOf(chatbotIDs)),
@@ -55,7 +57,7 @@ export function listeners({
     ...frameListeners(
       hub,
       (roomID) => cases.agentCases.followersOfRoom(roomID),
-      (userID, userIDs) => blocks.notBlockedBy(userID, userIDs),
+      (userID, userIDs) => people.blocks.notBlockedBy(userID, userIDs),
     ),
   ]
 }

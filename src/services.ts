@@ -194,9 +194,7 @@ export function createServices({
     reopenWindowHours: caseReopenWindowHours,
   })
   const chatbotDeliveries = new ChatbotDeliveries({ database, repositories, happenings })
-  happenings.listen(
-    listeners({ hub, events, chatbotDeliveries, bell: deliveryBell, cases, blocks: people.blocks }),
-  )
+  happenings.listen(listeners({ hub, events, chatbotDeliveries, bell: deliveryBell, cases, people }))
   const agentSessions = new AgentSessions(database, repositories, clock, happenings)
   const keyPairs = { database, repositories, clock, organizations, audit }
   const sessions = new SessionsService(

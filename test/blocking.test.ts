@@ -141,6 +141,22 @@ describeEachDatabase('blocking', (dialect) => {
     expect((await ann.call('/v1/client/contact/block', { userID: '999999' })).json.error.code).toBe('40401')
   })
 
+  test("erasure removes the user's blocks both ways", async () => {
+    const eve = await org.signIn('eve')
+    const fay = await org.signIn('fay')
+    await data(eve, '/v1/client/contact/block', { userID: fay.userID })
+    await data(fay, '/v1/client/contact/block', { userID: eve.userID })
+    await data(fay, '/v1/client/contact/add', { userID: eve.userID })
+    const serverCall = (path: string, body: unknown) =>
+      server().post(`/v1/server/user/${path}`, body, { 'server-key': org.serverKey })
+    expect((await serverCall('delete', { userID: eve.userID })).status).toBe(200)
+    expect((await serverCall('blocks', { userID: fay.userID })).json.data).toEqual({
+      blocked: [],
+      blockedBy: [],
+    })
+    expect(await data(fay, '/v1/client/contact/list')).toEqual({ contacts: [] })
+  })
+
   // The rule: a send checked before the block commits is stored and delivered; one checked after is
   // refused (40303) and stored nowhere. Sends in flight while the block commits are one or the
   // other, never half. On PostgreSQL the requests run at once on their own connections.
