@@ -141,6 +141,32 @@ describeEachDatabase('blocking', (dialect) => {
     expect((await ann.call('/v1/client/contact/block', { userID: '999999' })).json.error.code).toBe('40401')
   })
 
+  test('the blocker’s other devices hear of a block and an unblock; the blocked user hears nothing', async () => {
+    const gus = await org.signIn('gus')
+    const gusTablet = await org.signIn('gus')
+    const hal = await org.signIn('hal')
+    const tablet = await connect(server().url, gusTablet.accessToken)
+    const phone = await connect(server().url, gus.accessToken)
+    const halSocket = await connect(server().url, hal.accessToken)
+    await data(gus, '/v1/client/contact/block', { userID: hal.userID })
+    await data(gus, '/v1/client/contact/unblock', { userID: hal.userID })
+    const told = await tablet.framesThrough((f) => f.eventName === 'user/unblock')
+    const blocks = told.filter((f) => f.eventName.startsWith('user/') && f.eventName !== 'user/status')
+    expect(blocks.map((f) => [f.eventName, f.data.user.userID])).toEqual([
+      ['user/block', hal.userID],
+      ['user/unblock', hal.userID],
+    ])
+    // The device that did it has its answers; hal, nothing but presence, up to a marker.
+    const room = await data(gus, '/v1/client/room/create', { name: 'marker', type: 2, userIDs: [hal.userID] })
+    await send(gus, { roomID: room.room.roomID }, 'marker 3')
+    const halFrames = await halSocket.framesThrough((f) => f.data?.body === 'marker 3')
+    expect(halFrames.filter((f) => f.eventName !== 'user/status').map((f) => f.eventName)).toEqual([
+      'chat/sendMessage',
+    ])
+    expect(phone.frames.filter((f) => /^user\/(un)?block$/.test(f.eventName))).toEqual([])
+    for (const socket of [tablet, phone, halSocket]) await socket.close()
+  })
+
   test("erasure removes the user's blocks both ways", async () => {
     const eve = await org.signIn('eve')
     const fay = await org.signIn('fay')

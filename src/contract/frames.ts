@@ -30,6 +30,8 @@ export const userFrameShapes = {
   }),
   'session/revoked': sessionRevokedShape,
   'room/state': roomStateShape,
+  'user/block': z.object({ user: userShape }).describe('You blocked this user (on another device).'),
+  'user/unblock': z.object({ user: userShape }).describe('You unblocked this user (on another device).'),
 }
 
 /** Every frame an agent's socket may receive. */

@@ -46,6 +46,12 @@ export function frameListeners(
         { eventName: 'agent/mention', data: { caseID: note.caseID, note, by } },
       )
     }),
+    afterCommit('block.changed', ({ userID, user, blocked, exceptSessionID }) =>
+      hub.publish(
+        { userIDs: [userID], exceptSessionID },
+        { eventName: blocked ? 'user/block' : 'user/unblock', data: { user } },
+      ),
+    ),
     afterCommit('room.state.changed', ({ userID, states, exceptSessionID }) => {
       const audience = exceptSessionID ? { userIDs: [userID], exceptSessionID } : { userIDs: [userID] }
       for (const state of states) hub.publish(audience, { eventName: 'room/state', data: state })

@@ -53,6 +53,8 @@ export interface ParleyEvents extends Record<string, unknown[]> {
   presence: [PresenceEvent]
   /** You changed your own state of a room on another device (or reading it ended its mark as unread). */
   roomState: [RoomState]
+  /** You blocked (or unblocked) a user on another device. */
+  block: [{ user: User; blocked: boolean }]
   /** A case changed status (case/update). */
   case: [Case]
   connection: [ConnectionState]
@@ -270,6 +272,10 @@ export class ParleyClient {
         return
       case 'room/state':
         this.events.emit('roomState', frame.data)
+        return
+      case 'user/block':
+      case 'user/unblock':
+        this.events.emit('block', { user: frame.data.user, blocked: frame.eventName === 'user/block' })
         return
     }
   }

@@ -87,6 +87,8 @@ export interface CommittedHappenings {
   /** Chatbots were deactivated (or replaced): their cases are to go to agents. */
   'chatbot.deactivated': { chatbotIDs: readonly string[] }
   /** A user changed their own state of rooms (muted, pinned, marked unread): their devices hear of it. */
+  /** A user blocked (or unblocked) another: the blocker's other devices hear of it, never the blocked user. */
+  'block.changed': { userID: string; user: User; blocked: boolean; exceptSessionID: string }
   'room.state.changed': { userID: string; states: readonly RoomState[]; exceptSessionID?: string | undefined }
 }
 

@@ -1,8 +1,10 @@
 import { AppError, paramError } from '../../errors/app-error.js'
 import { isID } from '../../lib/formats.js'
+import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Message } from '../messages/message.js'
 import { RoomType } from '../rooms/room.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
+import type { User } from '../users/user.js'
 import { BLOCKS_PER_USER, type Contact, toContact } from './contact.js'
 import type { PeopleDependencies } from './contacts.js'
 import { KnownBlocks } from './known-blocks.js'
@@ -25,27 +27,45 @@ export class Blocks {
   /** SQLite: blockers' lists, kept (a send reads none); undefined on PostgreSQL. */
   private readonly known: KnownBlocks | undefined
 
-  constructor(private readonly deps: PeopleDependencies) {
+  constructor(private readonly deps: PeopleDependencies & { happenings: Dispatcher }) {
     if (deps.database.dialect === 'sqlite') this.known = new KnownBlocks(deps.database, deps.repositories)
   }
 
   /** Blocks a user of the organization; they leave the caller's contacts. Blocking again changes nothing. */
   async block(client: ClientIdentity, userID: string): Promise<void> {
     if (userID === client.userID) throw paramError('userID', 'must be another user')
-    await this.deps.users.getMany(client.organizationID, [userID])
+    const user = (await this.deps.users.getMany(client.organizationID, [userID])).get(userID) as User
     const { blocks, contacts } = this.deps.repositories
-    await this.deps.database.transaction(async (trx) => {
-      if (!(await blocks.insertBlock(trx, client.userID, userID, this.deps.clock.now()))) return
+    const blocked = await this.deps.database.transaction(async (trx) => {
+      if (!(await blocks.insertBlock(trx, client.userID, userID, this.deps.clock.now()))) return false
       if ((await blocks.countBlocked(trx, client.userID)) > BLOCKS_PER_USER)
         throw new AppError('limitReached', `A user blocks at most ${BLOCKS_PER_USER} users`, 'userID')
       await contacts.removeContact(trx, client.userID, userID)
+      return true
     })
-    this.known?.changed(client.userID)
+    if (blocked) await this.changed(client, user, true)
   }
 
   async unblock(client: ClientIdentity, userID: string): Promise<void> {
-    await this.deps.repositories.blocks.deleteBlock(this.deps.database.db, client.userID, userID)
+    const user = (await this.deps.users.getMany(client.organizationID, [userID])).get(userID) as User
+    const [deleted] = await this.deps.repositories.blocks.deleteBlock(
+      this.deps.database.db,
+      client.userID,
+      userID,
+    )
+    if (Number(deleted?.numDeletedRows ?? 0) > 0) await this.changed(client, user, false)
+  }
+
+  /** A block made or ended: kept lists read afresh, and the blocker's other devices told. */
+  private async changed(client: ClientIdentity, user: User, blocked: boolean): Promise<void> {
     this.known?.changed(client.userID)
+    const exceptSessionID = client.sessionID
+    await this.deps.happenings.tell('block.changed', {
+      userID: client.userID,
+      user,
+      blocked,
+      exceptSessionID,
+    })
   }
 
   /** The users the caller blocked, oldest block first. */
