@@ -8,6 +8,7 @@ import { authAPI } from './api/auth/index.js'
 import { backendAPI } from './api/backend/index.js'
 import { chatFeaturesAPI } from './api/chat/features.js'
 import { chatAPI } from './api/chat/index.js'
+import { peopleAPI } from './api/chat/people.js'
 import { consoleApp } from './api/console/index.js'
 import { filesAPI } from './api/files/index.js'
 import { opsAPI } from './api/ops/health.js'
@@ -139,7 +140,9 @@ export async function buildApp(options: AppOptions) {
     redis ? new RedisPresence(redis.presence, () => clock.now()) : new LocalPresence(),
     {
       user: (organizationID, userID) => services.users.get(organizationID, userID),
-      peers: (userID) => services.rooms.peersOf(userID),
+      // Those the user blocked do not see their presence.
+      peers: async (userID) =>
+        services.people.blocks.notBlockedBy(userID, await services.rooms.peersOf(userID)),
     },
     hub,
     () => clock.now(),
@@ -240,6 +243,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(authAPI)
   await app.register(chatAPI)
   await app.register(chatFeaturesAPI)
+  await app.register(peopleAPI)
   await app.register(visitorAPI)
   await app.register(webhookAPI)
   await app.register(agentAPI, { redis: redis?.logins, clock })

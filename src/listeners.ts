@@ -3,6 +3,7 @@ import type { ChatbotDeliveries } from './domain/delivery/chatbot-deliveries.js'
 import type { DeliveryBell } from './domain/delivery/delivery-bell.js'
 import type { Events } from './domain/events/events.service.js'
 import { afterCommit, inTransaction, type Listener } from './domain/happenings/dispatcher.js'
+import type { People } from './domain/people/people.js'
 import { frameListeners } from './realtime/frame-listeners.js'
 import type { Hub } from './realtime/hub.js'
 
@@ -13,13 +14,21 @@ export interface ListenerTargets {
   chatbotDeliveries: ChatbotDeliveries
   bell: DeliveryBell
   cases: Cases
+  people: People
 }
 
 /**
  * Every consequence of every happening (src/domain/happenings/catalogue.ts), in the order each
  * runs: a new consequence is a line here, not a call in the service that made the change.
  */
-export function listeners({ hub, events, chatbotDeliveries, bell, cases }: ListenerTargets): Listener[] {
+export function listeners({
+  hub,
+  events,
+  chatbotDeliveries,
+  bell,
+  cases,
+  people,
+}: ListenerTargets): Listener[] {
   return [
     // In the change's transaction: the outbox (events for the organization's endpoints, and for a
     // chatbot that opted in; a visitor's message for the case's chatbot).
@@ -45,10 +54,16 @@ export function listeners({ hub, events, chatbotDeliveries, bell, cases }: Liste
     inTransaction('report.created', ({ organizationID, report }, trx) =>
       events.record(trx, organizationID, 'report.created', { report }),
     ),
+    // Erasure: the user's contacts, blocks and rooms' state go with their profile.
+    inTransaction('user.deleted', ({ user }, trx) => people.eraseIn(trx, user.userID)),
     // After the commit: the delivery worker looks at once; a deactivated chatbot's cases go to agents.
     afterCommit('delivery.recorded', () => bell.ring()),
     afterCommit('chatbot.deactivated', ({ chatbotIDs }) => cases.chatbotCases.handOverAllOf(chatbotIDs)),
     // After the commit: the frames /connect sockets hear.
-    ...frameListeners(hub, (roomID) => cases.agentCases.followersOfRoom(roomID)),
+    ...frameListeners(
+      hub,
+      (roomID) => cases.agentCases.followersOfRoom(roomID),
+      (userID, userIDs) => people.blocks.notBlockedBy(userID, userIDs),
+    ),
   ]
 }

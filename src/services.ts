@@ -26,6 +26,7 @@ import { Senders } from './domain/messages/senders.js'
 import { UserMessages } from './domain/messages/user-messages.js'
 import { CaseNotes } from './domain/notes/case-notes.js'
 import { OrganizationsService } from './domain/organizations/organizations.service.js'
+import { createPeople, type People } from './domain/people/people.js'
 import { Reports } from './domain/reports/reports.js'
 import { type Repositories, repositories as realRepositories } from './domain/repositories.js'
 import { GROUP_ROOMS_PER_USER } from './domain/rooms/group-room-limit.js'
@@ -96,6 +97,8 @@ export interface Services extends ChatFeatures {
   eventSealer: Sealer
   /** Rung as new deliveries commit (a wake-up, not the outbox): the delivery worker listens. */
   deliveryBell: DeliveryBell
+  /** Contacts, blocks and each user's own state of rooms. */
+  people: People
 }
 
 export interface Dependencies {
@@ -143,6 +146,7 @@ export function createServices({
     repositories,
     limit: groupRoomsPerUser,
   })
+  const people = createPeople({ database, repositories, clock, users, rooms, happenings })
   const senders = new Senders(database, repositories, users)
   const files = new Files({
     database,
@@ -163,9 +167,10 @@ export function createServices({
     happenings,
     files,
     events,
+    people,
   )
-  const history = new MessageHistory(database, repositories, rooms, files, messages)
-  const sync = new MessageSync(database, repositories, clock, senders, rooms, files)
+  const history = new MessageHistory(database, repositories, rooms, files, messages, people.blocks)
+  const sync = new MessageSync(database, repositories, clock, senders, rooms, files, people.roomStates)
   const topics = new TopicsService(database, repositories, clock, organizations, audit)
   const chatbots = new ChatbotsService(
     database,
@@ -193,7 +198,7 @@ export function createServices({
     reopenWindowHours: caseReopenWindowHours,
   })
   const chatbotDeliveries = new ChatbotDeliveries({ database, repositories, happenings })
-  happenings.listen(listeners({ hub, events, chatbotDeliveries, bell: deliveryBell, cases }))
+  happenings.listen(listeners({ hub, events, chatbotDeliveries, bell: deliveryBell, cases, people }))
   const agentSessions = new AgentSessions(database, repositories, clock, happenings)
   const keyPairs = { database, repositories, clock, organizations, audit }
   const sessions = new SessionsService(
@@ -292,5 +297,6 @@ export function createServices({
       { database, clock, repositories, happenings, audit },
       { rooms, users, senders, messages, files, userAccounts },
     ),
+    people,
   }
 }

@@ -100,7 +100,7 @@ describeEachDatabase('events to the customer backend', (dialect) => {
         data: {},
         created: message.created,
       },
-      recipients: [{ userID: bob.userID, xcUserID: 'bob', online: false }],
+      recipients: [{ userID: bob.userID, xcUserID: 'bob', online: false, muted: false }],
     })
     expect(bodies[3]?.data).toEqual({
       roomID: message.roomID,

@@ -29,6 +29,6 @@ export function onEvent(event, log = console.log) {
   if (event.type !== 'message.new') return
   const { message, recipients } = event.data
   for (const recipient of recipients) {
-    if (!recipient.online) log(`would push to ${recipient.xcUserID}: ${message.body}`)
+    if (!recipient.online && !recipient.muted) log(`would push to ${recipient.xcUserID}: ${message.body}`)
   }
 }

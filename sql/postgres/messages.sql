@@ -25,7 +25,7 @@ with input as materialized (
 ), allowed as materialized (
   select i.*
   from input i
-  where exists (select from rooms r where r.id = i.room_id and r.organization_id = i.organization_id and r.type <> 3 offset 0) and exists (select from room_participants p where p.room_id = i.room_id and p.user_id = i.sender_id offset 0) and exists (select from room_participants p join users u on u.id = p.user_id where p.room_id = i.room_id and p.user_id = i.recipient_id and u.organization_id = i.organization_id and u.deleted_at is null offset 0) and not exists (select from messages m where m.sender_id = i.sender_id and m.local_id = i.local_id and m.room_id = i.room_id offset 0)
+  where exists (select from rooms r where r.id = i.room_id and r.organization_id = i.organization_id and r.type <> 3 offset 0) and exists (select from room_participants p where p.room_id = i.room_id and p.user_id = i.sender_id offset 0) and exists (select from room_participants p join users u on u.id = p.user_id where p.room_id = i.room_id and p.user_id = i.recipient_id and u.organization_id = i.organization_id and u.deleted_at is null offset 0) and not exists (select from messages m where m.sender_id = i.sender_id and m.local_id = i.local_id and m.room_id = i.room_id offset 0) and not exists (select from user_blocks b where b.blocker_id = i.recipient_id and b.blocked_id = i.sender_id offset 0)
 ), locked as materialized (
   select l.id, l.last_message_created
   from (select distinct room_id from allowed order by room_id) a cross join lateral (select id, last_message_created from rooms where id = a.room_id for update) l

@@ -73,6 +73,10 @@ export const messageShape = shapeOf<Message>()(
     threadID: z.string().nullable().describe("A reply in a thread: the thread's first message."),
     replyCount: z.number().int().describe("A thread's first message: how many replies it has."),
     isPinned: z.boolean().describe("Whether it is among the room's pinned messages."),
+    senderBlocked: z
+      .boolean()
+      .optional()
+      .describe('true in a group room for one who blocked the sender (absent otherwise).'),
   }),
 )
 

@@ -100,6 +100,11 @@ export const eventDataShapes = {
               .describe(
                 'Whether they had a live `/connect` socket when this attempt was sent: whom to push.',
               ),
+            muted: z
+              .boolean()
+              .describe(
+                'Whether they had muted the room when the message was stored: then push nothing to them, online or not.',
+              ),
           }),
         )
         .describe("The room's other participants (none for a visitor's own message in a case)."),

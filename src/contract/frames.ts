@@ -4,6 +4,7 @@ import { caseShape } from './cases.js'
 import { messageShape, userShape } from './chat.js'
 import { scheduledMessageShape } from './chat-features.js'
 import { noteShape } from './notes.js'
+import { roomStateShape } from './people.js'
 import { shapeOf } from './shape.js'
 import { agentCaseShape } from './visitors.js'
 
@@ -33,6 +34,9 @@ export const userFrameShapes = {
     .object({ roomID: z.string(), messageIDs: z.array(z.string()), isStarred: z.boolean() })
     .describe('You starred or unstarred messages on another of your devices (stars are yours alone).'),
   'scheduled/update': scheduledMessageShape,
+  'room/state': roomStateShape,
+  'user/block': z.object({ user: userShape }).describe('You blocked this user (on another device).'),
+  'user/unblock': z.object({ user: userShape }).describe('You unblocked this user (on another device).'),
 }
 
 /** Every frame an agent's socket may receive. */

@@ -12,6 +12,9 @@ import * as messages from './messages/messages.repository.js'
 import * as moderation from './moderation/moderation.repository.js'
 import * as notes from './notes/notes.repository.js'
 import * as organizations from './organizations/organizations.repository.js'
+import * as blocks from './people/blocks.repository.js'
+import * as contacts from './people/contacts.repository.js'
+import * as roomStates from './people/room-states.repository.js'
 import * as roomContent from './room-content/room-content.repository.js'
 import * as rooms from './rooms/rooms.repository.js'
 import * as scheduled from './scheduled/scheduled.repository.js'
@@ -49,6 +52,9 @@ export interface Repositories {
   roomContent: typeof roomContent
   scheduled: typeof scheduled
   moderation: typeof moderation
+  contacts: typeof contacts
+  blocks: typeof blocks
+  roomStates: typeof roomStates
 }
 
 /** The real queries, over Kysely. */
@@ -75,4 +81,7 @@ export const repositories: Repositories = {
   roomContent,
   scheduled,
   moderation,
+  contacts,
+  blocks,
+  roomStates,
 }

@@ -22,6 +22,7 @@ export type ErrorKind =
   | 'headersTooLarge' // 431 43100
   | 'internal' // 500 50000
   | 'unavailable' // 503 50300 (readiness: a dependency is down)
+  | 'blocked' // 403 40303 (the recipient blocked the sender: no send, no personal room)
 
 export class AppError extends Error {
   constructor(

@@ -31,6 +31,7 @@ const STATUS: Record<ErrorKind, [status: number, code: string]> = {
   headersTooLarge: [431, '43100'],
   internal: [500, '50000'],
   unavailable: [503, '50300'],
+  blocked: [403, '40303'],
 }
 
 export function success<T>(data: T): Success<T> {

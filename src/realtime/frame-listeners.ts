@@ -4,11 +4,18 @@ import type { Hub } from './hub.js'
 /** What the frame listeners ask of the domain: who follows a room without being in it (a case's agents). */
 export type FollowersOfRoom = (roomID: string) => Promise<string[]>
 
+/** Of `userIDs`, those who may see `userID`'s typing: not those `userID` blocked. */
+export type NotBlockedBy = (userID: string, userIDs: readonly string[]) => Promise<string[]>
+
 /**
  * The happenings /connect sockets hear of, each as its frames (docs/reference/real-time.md), published
  * on the hub once the change committed.
  */
-export function frameListeners(hub: Hub, followersOfRoom: FollowersOfRoom): Listener[] {
+export function frameListeners(
+  hub: Hub,
+  followersOfRoom: FollowersOfRoom,
+  notBlockedBy: NotBlockedBy,
+): Listener[] {
   const withFollowers = async (userIDs: readonly string[], roomID: string | undefined) =>
     roomID === undefined ? [...userIDs] : [...userIDs, ...(await followersOfRoom(roomID))]
   return [
@@ -24,7 +31,7 @@ export function frameListeners(hub: Hub, followersOfRoom: FollowersOfRoom): List
       hub.publish({ userIDs: [userID], exceptSessionID }, { eventName: 'chat/starred', data: starred }),
     ),
     afterCommit('typing.changed', async ({ roomID, user, typing, userIDs, followersOfRoom }) => {
-      const hearing = await withFollowers(userIDs, followersOfRoom)
+      const hearing = await notBlockedBy(user.userID, await withFollowers(userIDs, followersOfRoom))
       const eventName = typing ? 'chat/startTyping' : 'chat/stopTyping'
       if (hearing.length > 0) hub.publish({ userIDs: hearing }, { eventName, data: { roomID, user } })
     }),
@@ -41,6 +48,16 @@ export function frameListeners(hub: Hub, followersOfRoom: FollowersOfRoom): List
         { userIDs: note.mentions.map((id) => `agent:${id}`) },
         { eventName: 'agent/mention', data: { caseID: note.caseID, note, by } },
       )
+    }),
+    afterCommit('block.changed', ({ userID, user, blocked, exceptSessionID }) =>
+      hub.publish(
+        { userIDs: [userID], exceptSessionID },
+        { eventName: blocked ? 'user/block' : 'user/unblock', data: { user } },
+      ),
+    ),
+    afterCommit('room.state.changed', ({ userID, states, exceptSessionID }) => {
+      const audience = exceptSessionID ? { userIDs: [userID], exceptSessionID } : { userIDs: [userID] }
+      for (const state of states) hub.publish(audience, { eventName: 'room/state', data: state })
     }),
     afterCommit('session.revoked', ({ sessionID }) =>
       hub.publish({ sessionIDs: [sessionID] }, { eventName: 'session/revoked', data: { sessionID } }),

@@ -420,6 +420,9 @@ export interface Schema {
   message_stars: MessageStarsTable
   scheduled_messages: ScheduledMessagesTable
   moderation_reports: ModerationReportsTable
+  contacts: ContactsTable
+  user_blocks: UserBlocksTable
+  room_states: RoomStatesTable
 }
 
 /** A message a user will send to a room at `scheduled_time` (pending), or did (sent), or won't. */
@@ -460,5 +463,29 @@ export interface ModerationReportsTable {
   resolved_by: string | null
   resolved_at: number | null
   created: number
+  updated: number
+}
+
+/** A user's contact (private to them). */
+export interface ContactsTable {
+  user_id: string
+  contact_id: string
+  created: number
+}
+
+/** `blocker_id` blocked `blocked_id` (private to the blocker). */
+export interface UserBlocksTable {
+  blocker_id: string
+  blocked_id: string
+  created: number
+}
+
+/** A user's own state of a room: muted until (0: until unmuted; null: not muted), pinned, marked unread. */
+export interface RoomStatesTable {
+  user_id: string
+  room_id: string
+  muted_until: number | null
+  pinned_at: number | null
+  marked_unread: Generated<number>
   updated: number
 }

@@ -6,6 +6,7 @@ import { reportsAPI, roomContentAPI, scheduledAPI } from './features.js'
 import { type FilesAPI, filesAPI } from './files.js'
 import type { UserFrame } from './frames.generated.js'
 import { Outbox, type PendingMessage } from './outbox.js'
+import { blocksAPI, contactsAPI, roomStatesAPI } from './people.js'
 import { Realtime, type WebSocketConstructor } from './realtime.js'
 import { Session } from './session.js'
 import { defaultStorage, memoryStorage, type StorageLike, Store } from './storage.js'
@@ -17,6 +18,7 @@ import type {
   Message,
   MessagePage,
   PresenceEvent,
+  RoomState,
   ScheduledMessage,
   StarredEvent,
   TypingEvent,
@@ -57,6 +59,10 @@ export interface ParleyEvents extends Record<string, unknown[]> {
   starred: [StarredEvent]
   typing: [TypingEvent]
   presence: [PresenceEvent]
+  /** You changed your own state of a room on another device (or reading it ended its mark as unread). */
+  roomState: [RoomState]
+  /** You blocked (or unblocked) a user on another device. */
+  block: [{ user: User; blocked: boolean }]
   /** A case changed status (case/update). */
   case: [Case]
   connection: [ConnectionState]
@@ -90,6 +96,9 @@ export class ParleyClient {
   readonly roomContent: ReturnType<typeof roomContentAPI>
   /** Reports of a message or a user, for the organization's admins. */
   readonly reports: ReturnType<typeof reportsAPI>
+  readonly contacts: ReturnType<typeof contactsAPI>
+  readonly blocks: ReturnType<typeof blocksAPI>
+  readonly roomStates: ReturnType<typeof roomStatesAPI>
   /** Uploads (with progress); `messages.sendFile` and `cases.sendFile` upload and send in one go. */
   readonly files: FilesAPI
   private readonly events = new Emitter<ParleyEvents>()
@@ -138,6 +147,9 @@ export class ParleyClient {
     this.scheduled = scheduledAPI(context)
     this.roomContent = roomContentAPI(context)
     this.reports = reportsAPI(context)
+    this.contacts = contactsAPI(context)
+    this.blocks = blocksAPI(context)
+    this.roomStates = roomStatesAPI(context)
   }
 
   /** The signed-in user (undefined before start, and after the session ended). */
@@ -282,6 +294,13 @@ export class ParleyClient {
         return
       case 'scheduled/update':
         this.events.emit('scheduled', frame.data)
+        return
+      case 'room/state':
+        this.events.emit('roomState', frame.data)
+        return
+      case 'user/block':
+      case 'user/unblock':
+        this.events.emit('block', { user: frame.data.user, blocked: frame.eventName === 'user/block' })
         return
     }
   }

@@ -38,6 +38,8 @@ export interface RoomListItem {
   room: RoomSummary
   lastMessage: Message | null
   unreadCount: number
+  /** Your own state of the room (muted, pinned, marked as unread). */
+  state: RoomState
 }
 
 export interface Quote {
@@ -78,6 +80,8 @@ export interface Message {
   replyCount: number
   /** Whether it is among its room's pinned messages. */
   isPinned: boolean
+  /** True in a group room when you blocked the sender (absent otherwise): hide or fold it as you like. */
+  senderBlocked?: boolean
 }
 
 export interface Reaction {
@@ -192,6 +196,25 @@ export interface PresenceEvent {
   lastActive: number
 }
 
+/** A user in your contacts or your blocked list, with when they were added. */
+export interface Contact {
+  user: User
+  created: number
+}
+
+/** Your own state of a room: it follows you to every device (`roomState` events). */
+export interface RoomState {
+  roomID: string
+  muted: boolean
+  /** When the mute ends (epoch ms); 0: until unmuted, or not muted. */
+  mutedUntil: number
+  pinned: boolean
+  /** When it was pinned (epoch ms); 0 when not pinned. */
+  pinnedAt: number
+  /** Marked as unread; reading a message of the room clears it. */
+  markedUnread: boolean
+}
+
 export type ConnectionState = 'connecting' | 'open' | 'offline'
 
 /** A scheduled message (`scheduled.list`, and the `scheduled` event as it changes). */
@@ -239,4 +262,5 @@ export type CheckedAgainstFrames = [
   Checked<Same<PresenceEvent, UserFrames['user/status']>>,
   Checked<Same<StarredEvent, UserFrames['chat/starred']>>,
   Checked<Same<ScheduledMessage, UserFrames['scheduled/update']>>,
+  Checked<Same<RoomState, UserFrames['room/state']>>,
 ]

@@ -3,6 +3,7 @@ import type { ServerKeyIdentity } from '../../domain/server-keys/server-keys.ser
 import { ServerKeyError } from '../../domain/server-keys/server-keys.service.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { authTicketRoute } from './auth-ticket.route.js'
+import { blockRoutes } from './blocks.route.js'
 import { caseRoutes } from './cases.route.js'
 import { roomRoutes } from './rooms.route.js'
 import { userRoutes } from './users.route.js'
@@ -35,4 +36,5 @@ export async function backendAPI(app: FastifyInstance): Promise<void> {
   userRoutes(app)
   roomRoutes(app)
   caseRoutes(app)
+  blockRoutes(app)
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { messageShape, roomRequest, roomShape, sendMessage, userShape } from '../../contract/chat.js'
 import { requireClient } from '../../contract/client-auth.js'
+import { roomStateShape } from '../../contract/people.js'
 import { uploadRoute } from '../../contract/uploads.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { errorEnvelope, success } from '../../http/envelope.js'
@@ -94,7 +95,12 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
       body.roomListRequest,
       z.object({
         rooms: z.array(
-          z.object({ room: roomShape, lastMessage: messageShape.nullable(), unreadCount: z.number().int() }),
+          z.object({
+            room: roomShape,
+            lastMessage: messageShape.nullable(),
+            unreadCount: z.number().int(),
+            state: roomStateShape,
+          }),
         ),
         hasMore: z.boolean(),
       }),

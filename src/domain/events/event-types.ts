@@ -56,8 +56,11 @@ export interface EventData {
       data: Record<string, unknown>
       created: number
     }
-    /** `online`: whether they had a live socket when the attempt was made (false as recorded). */
-    recipients: { userID: string; xcUserID: string; online: boolean }[]
+    /**
+     * `online`: whether they had a live socket when the attempt was made (false as recorded);
+     * `muted`: whether they had muted the room when the message was stored.
+     */
+    recipients: { userID: string; xcUserID: string; online: boolean; muted: boolean }[]
   }
   /** Its sender edited a message: as it is now (`edited`: when, epoch ms). */
   'message.updated': {

@@ -36,7 +36,7 @@ export class Events {
     private readonly deps: {
       database: Database
       clock: Clock
-      repositories: Pick<Repositories, 'events' | 'deliveries' | 'chatbots' | 'users'>
+      repositories: Pick<Repositories, 'events' | 'deliveries' | 'chatbots' | 'users' | 'roomStates'>
       /** Writes a body through its type's schema (the contract's, given by the composition root). */
       encode: EventEncoder
       /** Told of each delivery written here (the delivery bell rings as it commits). */
@@ -144,8 +144,16 @@ export class Events {
     const endpoints = await this.subscribers(trx, organizationID, 'message.new')
     if (endpoints.length === 0) return
     const users = await this.users(trx, organizationID, recipientIDs)
-    // `online` is filled when an attempt is made (whom to push is a question of then).
-    const recipients = users.map((user) => ({ userID: user.userID, xcUserID: user.xcUserID, online: false }))
+    const { roomStates } = this.deps.repositories
+    const muted = await roomStates.mutedAmong(trx, message.room_id, recipientIDs, this.deps.clock.now())
+    // `online` is filled when an attempt is made (whom to push is a question of then); `muted` is
+    // as of the message: a room muted for a recipient is no push for them.
+    const recipients = users.map((user) => ({
+      userID: user.userID,
+      xcUserID: user.xcUserID,
+      online: false,
+      muted: muted.has(user.userID),
+    }))
     await this.write(trx, organizationID, 'message.new', endpoints, {
       message: eventMessage(message),
       recipients,

@@ -6,6 +6,7 @@ import type { EventUser } from '../events/event-types.js'
 import type { Message } from '../messages/message.js'
 import type { ReportEventData } from '../moderation/moderation-report.js'
 import type { CaseNote } from '../notes/note.js'
+import type { RoomState } from '../people/room-state.js'
 import type { ScheduledMessage } from '../scheduled/scheduled-message.js'
 import type { User } from '../users/user.js'
 
@@ -100,6 +101,10 @@ export interface CommittedHappenings {
   'chatbot.deactivated': { chatbotIDs: readonly string[] }
   /** A user's scheduled message was created, changed, sent, cancelled or dropped: their devices hear. */
   'scheduled.updated': { userID: string; scheduled: ScheduledMessage }
+  /** A user changed their own state of rooms (muted, pinned, marked unread): their devices hear of it. */
+  /** A user blocked (or unblocked) another: the blocker's other devices hear of it, never the blocked user. */
+  'block.changed': { userID: string; user: User; blocked: boolean; exceptSessionID: string }
+  'room.state.changed': { userID: string; states: readonly RoomState[]; exceptSessionID?: string | undefined }
 }
 
 export type HappeningMap = TransactionHappenings & CommittedHappenings

@@ -1,5 +1,6 @@
 import type { Database } from '../../storage/database.js'
 import type { Files } from '../files/files.service.js'
+import type { Blocks } from '../people/blocks.js'
 import type { Repositories } from '../repositories.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
@@ -22,6 +23,7 @@ export class MessageHistory {
     private readonly rooms: RoomsService,
     private readonly files: Files,
     private readonly messages: Pick<MessagesService, 'toMessages'>,
+    private readonly blocks: Pick<Blocks, 'markedFor'>,
   ) {}
 
   /** Up to `limit` messages before `maxCreated` (0: the latest), in order (oldest first). */
@@ -43,7 +45,10 @@ export class MessageHistory {
   }
 
   private async page(client: ClientIdentity, page: ListPage): Promise<Page> {
-    return this.pageOf(client.organizationID, await this.rooms.access(client, page.roomID), page)
+    const access = await this.rooms.access(client, page.roomID)
+    const { messages, hasMore } = await this.pageOf(client.organizationID, access, page)
+    // Pages are shared by all readers: the marks of one reader's blocks go on after.
+    return { messages: await this.blocks.markedFor(client.userID, access.room.type, messages), hasMore }
   }
 
   private async pageOf(organizationID: string, access: RoomAccess, page: ListPage): Promise<Page> {

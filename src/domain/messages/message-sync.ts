@@ -3,6 +3,8 @@ import { eachInTurns, nextTurn } from '../../lib/in-turns.js'
 import { Semaphore } from '../../lib/semaphore.js'
 import type { Database } from '../../storage/database.js'
 import type { Files } from '../files/files.service.js'
+import type { RoomState } from '../people/room-state.js'
+import type { RoomStates } from '../people/room-states.js'
 import type { Repositories } from '../repositories.js'
 import { type Room, toRoom } from '../rooms/room.js'
 import type { RoomListCursor } from '../rooms/rooms.repository.js'
@@ -42,6 +44,8 @@ export interface RoomListEntry {
   room: Room
   lastMessage: Message | null
   unreadCount: number
+  /** The user's own state of the room: muted, pinned, marked as unread. */
+  state: RoomState
 }
 
 /**
@@ -56,6 +60,7 @@ export class MessageSync {
     private readonly senders: Senders,
     private readonly rooms: RoomsService,
     private readonly files: Files,
+    private readonly roomStates: Pick<RoomStates, 'of'>,
   ) {}
 
   private readonly withLinks = (data: Record<string, unknown>) => this.files.withLinks(data)
@@ -127,6 +132,7 @@ export class MessageSync {
     const lastMessages = await inTurn(() => this.repositories.messages.lastMessagesOfRooms(db, roomIDs))
     const counts = await inTurn(() => this.repositories.messages.unreadCounts(db, client.userID, roomIDs))
     const participants = await inTurn(() => this.repositories.rooms.participantsOfRooms(db, roomIDs))
+    const states = await inTurn(() => this.roomStates.of(client.userID, roomIDs))
     const senders = await inTurn(() =>
       this.senders.of(
         client.organizationID,
@@ -145,6 +151,7 @@ export class MessageSync {
         room: toRoom(room, roomParticipants),
         lastMessage: message ? toMessage(message, context) : null,
         unreadCount: unread.get(room.id) ?? 0,
+        state: states.get(room.id) as RoomState,
       })
     })
     return { rooms: entries, hasMore: found.length > limit }

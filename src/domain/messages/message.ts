@@ -50,6 +50,8 @@ export interface Message {
   /** A thread's first message: its replies. */
   replyCount: number
   isPinned: boolean
+  /** Only in what one who blocked the sender receives, in a group room (docs/reference/client-api.md, "Blocking"). */
+  senderBlocked?: boolean
 }
 
 /** One emoji on a message: how many reacted with it, and who (oldest first). */

@@ -6,6 +6,9 @@ import type { MessagesTable, Schema } from '../../storage/schema.js'
 import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
 import type { Dispatcher } from '../happenings/dispatcher.js'
+import { marked } from '../people/blocks.js'
+import type { People } from '../people/people.js'
+import type { RoomState } from '../people/room-state.js'
 import type { Repositories } from '../repositories.js'
 import { RoomType } from '../rooms/room.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
@@ -31,6 +34,7 @@ export class MessagesService {
     private readonly happenings: Dispatcher,
     private readonly files: Files,
     private readonly events: Events,
+    private readonly people: Pick<People, 'blocks' | 'roomStates'>,
   ) {
     this.oneStatement = new OneStatementSend(database, repositories, rooms, events, clock)
   }
@@ -40,6 +44,9 @@ export class MessagesService {
   async send(client: ClientIdentity, input: SendInput): Promise<Message> {
     const quick = await this.oneStatement.send(client, input)
     if (quick) return this.announceSent(client.organizationID, quick.access, quick.row, client.sessionID)
+    // A recipient who blocked the sender takes nothing from them, nor a room opened by them.
+    const { recipientUserID } = this.rooms.sendTarget(client, input)
+    if (recipientUserID) await this.people.blocks.refuseBlocked(client.userID, recipientUserID)
     const access = await this.rooms.forSend(client, input)
     const sender = { organizationID: client.organizationID, senderID: client.userID }
     return this.sendIn(access, sender, input, client.sessionID)
@@ -150,7 +157,13 @@ export class MessagesService {
     // Nothing to mark (clients send an empty list when nothing arrived since their last receipt).
     if (messageIDs.length === 0) return
     const byRoom = await this.messagesByRoom(client, messageIDs)
+    const states: RoomState[] = []
     await this.database.transaction(async (trx) => {
+      // Reading a room ends the user's mark of it as unread.
+      if (kind === 'read') {
+        const roomIDs = byRoom.map(({ access }) => access.room.id)
+        states.push(...(await this.people.roomStates.readIn(trx, client.userID, roomIDs)))
+      }
       for (const { access, rows } of byRoom) {
         const upTo = Math.max(...rows.map((r) => r.created))
         await this.repositories.rooms.advanceReceipts(trx, {
@@ -170,6 +183,7 @@ export class MessagesService {
           })
       }
     })
+    await this.people.roomStates.announce(client.userID, states)
     await this.announceUpdates(client, byRoom)
   }
 
@@ -250,10 +264,25 @@ export class MessagesService {
     audience: { exceptSessionID?: string | undefined; alsoUserIDs?: string[] } = {},
   ): Promise<Message[]> {
     const messages = await this.toMessages(organizationID, access, rows)
-    await this.happenings.tell('message.sent', {
-      messages,
-      audience: this.audienceOf(access, audience.exceptSessionID, audience.alsoUserIDs),
-    })
+    const all = this.audienceOf(access, audience.exceptSessionID, audience.alsoUserIDs)
+    for (const message of messages) {
+      // In a group room, those who blocked the sender get the message marked.
+      const blockers = await this.people.blocks.blockersAmong(
+        access.room.type,
+        message.user.userID,
+        all.userIDs,
+      )
+      const others = all.userIDs.filter((id) => !blockers.includes(id))
+      await this.happenings.tell('message.sent', {
+        messages: [message],
+        audience: { ...all, userIDs: others },
+      })
+      if (blockers.length > 0)
+        await this.happenings.tell('message.sent', {
+          messages: [marked(message)],
+          audience: { userIDs: blockers },
+        })
+    }
     return messages
   }
 

@@ -109,7 +109,8 @@ const aliased = (table: string, prefix: string, columns: readonly string[]) =>
 // joins the batch's few rooms to `rooms`, which PostgreSQL does by key (an `= ANY` of their IDs
 // was planned as a scan of the whole table).
 // - `allowed`: the sends whose room is the organization's and no case's, with the sender in it and
-//   the recipient too, a living user of the organization; and not stored already (a retry).
+//   the recipient too, a living user of the organization who did not block the sender (the
+//   general send then says why: 40303); and not stored already (a retry).
 // - `locked`: their rooms, locked in one order (two batches cannot deadlock), as last committed.
 // - `created`: each message's, its room's next after the messages before it in the batch:
 //   c(k) = max(now(k), c(k-1) + 1) with c(0) the room's last, which unrolls to
@@ -141,6 +142,8 @@ const storeAndRead = prepareQuery(
               and u.organization_id = i.organization_id and u.deleted_at is null offset 0)
           and not exists (select from messages m
             where m.sender_id = i.sender_id and m.local_id = i.local_id and m.room_id = i.room_id offset 0)
+          and not exists (select from user_blocks b
+            where b.blocker_id = i.recipient_id and b.blocked_id = i.sender_id offset 0)
       ),
       locked as materialized (
         select l.id, l.last_message_created

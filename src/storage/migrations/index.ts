@@ -28,6 +28,8 @@ import * as idWorkerLeases from './0026_id_worker_leases.js'
 import * as messageExtras from './0027_message_extras.js'
 import * as scheduledMessages from './0031_scheduled_messages.js'
 import * as moderationReports from './0032_moderation_reports.js'
+import * as contactsAndBlocks from './0035_contacts_and_blocks.js'
+import * as roomStates from './0036_room_states.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +62,6 @@ export const migrations: Record<string, Migration> = {
   '0027_message_extras': messageExtras,
   '0031_scheduled_messages': scheduledMessages,
   '0032_moderation_reports': moderationReports,
+  '0035_contacts_and_blocks': contactsAndBlocks,
+  '0036_room_states': roomStates,
 }
