@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { CaseNote } from '../domain/notes/note.js'
 import { caseShape } from './cases.js'
-import { messageShape, userShape } from './chat.js'
+import { messageShape, roomShape, userShape } from './chat.js'
 import { noteShape } from './notes.js'
 import { shapeOf } from './shape.js'
 import { agentCaseShape } from './visitors.js'
@@ -28,6 +28,11 @@ export const userFrameShapes = {
     lastActive: z.number().int().describe('Epoch ms of the change.'),
   }),
   'session/revoked': sessionRevokedShape,
+  'room/update': roomShape.describe('A group room you are in (or just left) changed: as it is now.'),
+  'room/delete': z.object({ roomID: z.string() }).describe('An admin deleted a group room you were in.'),
+  'room/clear': z
+    .object({ roomID: z.string(), clearedUpTo: z.number().int() })
+    .describe("You cleared the room's history (on any device): messages up to clearedUpTo are gone for you."),
 }
 
 /** Every frame an agent's socket may receive. */

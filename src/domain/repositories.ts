@@ -15,6 +15,7 @@ import * as search from './search/search.repository.js'
 import * as sessions from './sessions/sessions.repository.js'
 import * as tickets from './tickets/tickets.repository.js'
 import * as topics from './topics/topics.repository.js'
+import * as photos from './users/photos.repository.js'
 import * as users from './users/users.repository.js'
 
 /**
@@ -41,6 +42,7 @@ export interface Repositories {
   tickets: typeof tickets
   topics: typeof topics
   users: typeof users
+  photos: typeof photos
 }
 
 /** The real queries, over Kysely. */
@@ -63,4 +65,5 @@ export const repositories: Repositories = {
   tickets,
   topics,
   users,
+  photos,
 }

@@ -42,6 +42,15 @@ export function frameListeners(hub: Hub, followersOfRoom: FollowersOfRoom): List
     afterCommit('session.revoked', ({ sessionID }) =>
       hub.publish({ sessionIDs: [sessionID] }, { eventName: 'session/revoked', data: { sessionID } }),
     ),
+    afterCommit('room.changed', ({ room, userIDs }) =>
+      hub.publish({ userIDs }, { eventName: 'room/update', data: room }),
+    ),
+    afterCommit('room.deleted', ({ roomID, userIDs }) =>
+      hub.publish({ userIDs }, { eventName: 'room/delete', data: { roomID } }),
+    ),
+    afterCommit('room.cleared', ({ roomID, userID, clearedUpTo }) =>
+      hub.publish({ userIDs: [userID] }, { eventName: 'room/clear', data: { roomID, clearedUpTo } }),
+    ),
   ]
 }
 

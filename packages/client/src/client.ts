@@ -4,6 +4,7 @@ import { Emitter } from './emitter.js'
 import { isUnauthorized, ParleyError } from './errors.js'
 import { type FilesAPI, filesAPI } from './files.js'
 import type { UserFrame } from './frames.generated.js'
+import { groupsAPI, profilesAPI } from './groups.js'
 import { Outbox, type PendingMessage } from './outbox.js'
 import { Realtime, type WebSocketConstructor } from './realtime.js'
 import { Session } from './session.js'
@@ -16,6 +17,9 @@ import type {
   Message,
   MessagePage,
   PresenceEvent,
+  Room,
+  RoomClearedEvent,
+  RoomDeletedEvent,
   TypingEvent,
   User,
 } from './types.js'
@@ -60,6 +64,12 @@ export interface ParleyEvents extends Record<string, unknown[]> {
   sendFailed: [{ entry: PendingMessage; error: ParleyError }]
   /** A watched room that can no longer be read (the user left it): it is not watched any more. */
   unwatched: [{ roomID: string; error: ParleyError }]
+  /** A group room the user is in (or just left) changed: name, photo, members, admins. */
+  roomUpdate: [Room]
+  /** An admin deleted a group room the user was in. */
+  roomDelete: [RoomDeletedEvent]
+  /** The user cleared a room's history, on this device or another. */
+  roomClear: [RoomClearedEvent]
 }
 
 const REQUEST_TIMEOUT_MS = 30_000
@@ -70,8 +80,8 @@ const isMessage = (value: unknown): value is Message => {
 }
 
 export class ParleyClient {
-  readonly users: ReturnType<typeof usersAPI>
-  readonly rooms: ReturnType<typeof roomsAPI>
+  readonly users: ReturnType<typeof usersAPI> & ReturnType<typeof profilesAPI>
+  readonly rooms: ReturnType<typeof roomsAPI> & ReturnType<typeof groupsAPI>
   readonly messages: ReturnType<typeof messagesAPI>
   readonly cases: ReturnType<typeof casesAPI>
   /** Uploads (with progress); `messages.sendFile` and `cases.sendFile` upload and send in one go. */
@@ -115,8 +125,10 @@ export class ParleyClient {
       userID: () => this.user?.userID,
       watch: (id: string) => this.watch(id),
     }
-    this.users = usersAPI(context)
-    this.rooms = roomsAPI(context)
+    const upload = <T>(path: string, form: FormData) =>
+      this.session.authorized((token) => this.transport.upload<T>(path, form, token))
+    this.users = { ...usersAPI(context), ...profilesAPI(context, upload) }
+    this.rooms = { ...roomsAPI(context), ...groupsAPI(context, upload) }
     this.messages = messagesAPI(context)
     this.cases = casesAPI(context)
   }
@@ -257,6 +269,15 @@ export class ParleyClient {
         return
       case 'case/update':
         this.events.emit('case', frame.data)
+        return
+      case 'room/update':
+        this.events.emit('roomUpdate', frame.data)
+        return
+      case 'room/delete':
+        this.events.emit('roomDelete', frame.data)
+        return
+      case 'room/clear':
+        this.events.emit('roomClear', frame.data)
         return
     }
   }

@@ -4,43 +4,12 @@ import { messageShape, roomRequest, roomShape, sendMessage, userShape } from '..
 import { requireClient } from '../../contract/client-auth.js'
 import { uploadRoute } from '../../contract/uploads.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
-import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
+import { success } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
+import { groupRoutes } from './groups.js'
+import { profileRoutes } from './profiles.js'
+import { chatRoute as describe, groupRoomLimit } from './route.js'
 import * as body from './schemas.js'
-
-const errors = {
-  400: errorEnvelope('40002: a parameter failed validation', {
-    status: 400,
-    code: '40002',
-    message: "Param 'roomID' is required",
-    field: 'roomID',
-  }),
-  401: errorEnvelope('40101-40103 credentials; 40104 access token expired (refresh it)', {
-    status: 401,
-    code: '40104',
-    message: 'access token has expired',
-  }),
-  403: errorEnvelope('40301: not a participant of the room, or not your message', {
-    status: 403,
-    code: '40301',
-    message: 'You are not a participant of room 325132386281046016',
-  }),
-  404: errorEnvelope('40401: no such user, room or message in your organization', {
-    status: 404,
-    code: '40401',
-    message: 'Room 325132386281046016 not found',
-  }),
-}
-
-/** Creating a group room, or adding users to one, past a user's group rooms (docs/reference/quotas.md). */
-const groupRoomLimit = {
-  409: errorEnvelope('40902: a user who would join is in as many group rooms as one may be', {
-    status: 409,
-    code: '40902',
-    message: 'User 325132386281046016 is in 500 group rooms, the most one may be in',
-    field: 'userIDs',
-  }),
-}
 
 const page = z.object({ messages: z.array(messageShape), hasMore: z.boolean() })
 
@@ -53,14 +22,6 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   documentSecurity(fastify, SECURITY.client)
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { users, rooms, messages, history, sync } = app.services
-  const describe = <B, R extends z.ZodType>(summary: string, request: B, data: R, more = {}) => ({
-    schema: {
-      summary,
-      tags: ['chat'],
-      body: request,
-      response: { 200: successEnvelope(data), ...errors, ...more },
-    },
-  })
 
   app.post(
     '/v1/client/user/get_by_id',
@@ -86,20 +47,8 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   app.post('/v1/client/room/get', describe('A room you are in', roomRequest, room), async (r) =>
     success({ room: await rooms.get(r.client, r.body.roomID) }),
   )
-  app.post(
-    '/v1/client/room/participants/add',
-    describe('Add users to a group room', body.participantsRequest, room, groupRoomLimit),
-    async (r) => success({ room: await rooms.addParticipants(r.client, r.body.roomID, r.body.userIDs) }),
-  )
-  app.post(
-    '/v1/client/room/participants/remove',
-    describe('Remove users from a group room', body.participantsRequest, room),
-    async (r) => success({ room: await rooms.removeParticipants(r.client, r.body.roomID, r.body.userIDs) }),
-  )
-  app.post('/v1/client/room/leave', describe('Leave a group room', roomRequest, z.object({})), async (r) => {
-    await rooms.leave(r.client, r.body.roomID)
-    return success({})
-  })
+  groupRoutes(fastify)
+  profileRoutes(fastify)
 
   app.post(
     '/v1/chat/message/send',

@@ -5,6 +5,7 @@ import type { AgentCase } from '../cases/case-rows.js'
 import type { EventUser } from '../events/event-types.js'
 import type { Message } from '../messages/message.js'
 import type { CaseNote } from '../notes/note.js'
+import type { Room } from '../rooms/room.js'
 import type { User } from '../users/user.js'
 
 // What happens in the domain, one typed entry per kind of change (docs/architecture/events-and-outbox.md).
@@ -85,6 +86,12 @@ export interface CommittedHappenings {
   'session.revoked': { sessionID: string }
   /** Chatbots were deactivated (or replaced): their cases are to go to agents. */
   'chatbot.deactivated': { chatbotIDs: readonly string[] }
+  /** A group room changed (name, photo, members, admins): `userIDs` (in it, or just out of it) see it. */
+  'room.changed': { room: Room; userIDs: readonly string[] }
+  /** An admin deleted a group room: those who were in it hear of it. */
+  'room.deleted': { roomID: string; userIDs: readonly string[] }
+  /** A user cleared a room's history up to `clearedUpTo` (a message's `created`), for them only. */
+  'room.cleared': { roomID: string; userID: string; clearedUpTo: number }
 }
 
 export type HappeningMap = TransactionHappenings & CommittedHappenings

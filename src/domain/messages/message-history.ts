@@ -1,6 +1,7 @@
 import type { Database } from '../../storage/database.js'
 import type { Files } from '../files/files.service.js'
 import type { Repositories } from '../repositories.js'
+import { clearedUpTo } from '../rooms/room.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { Page } from './message.js'
@@ -42,8 +43,15 @@ export class MessageHistory {
     return this.pageOf(organizationID, access, { roomID, direction: 'before', bound, limit })
   }
 
+  /** The caller's page: without what they cleared (pages are kept for everyone, so cut after). */
   private async page(client: ClientIdentity, page: ListPage): Promise<Page> {
-    return this.pageOf(client.organizationID, await this.rooms.access(client, page.roomID), page)
+    const access = await this.rooms.access(client, page.roomID)
+    const made = await this.pageOf(client.organizationID, access, page)
+    const cleared = clearedUpTo(access.participants, client.userID)
+    const messages = made.messages.filter((message) => message.created > cleared)
+    if (messages.length === made.messages.length) return made
+    // Before the first message left there is only what was cleared.
+    return { messages, hasMore: page.direction === 'after' && made.hasMore }
   }
 
   private async pageOf(organizationID: string, access: RoomAccess, page: ListPage): Promise<Page> {
