@@ -11,6 +11,7 @@ import { SECURITY } from '../../http/docs.js'
 import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
 import { eachInTurns } from '../../lib/in-turns.js'
+import { SDK_ANSWERS } from './answers.js'
 import { DOWNLOAD, taptalkFiles } from './files.js'
 import { toSDKMessage, toSDKRoom } from './model.js'
 import { taptalkDialect } from './socket.js'
@@ -87,6 +88,8 @@ export async function useTapTalkCompat(app: FastifyInstance): Promise<void> {
     reply.serializer(JSON.stringify)
     const url = request.routeOptions.url ?? ''
     const data = envelope.data as Data
+    const reshape = SDK_ANSWERS[url]
+    if (reshape) return done(null, { ...envelope, data: reshape(data as Record<string, unknown>) })
     if (url !== ROOM_LIST) return done(null, { ...envelope, data: toSDKData(data) })
     roomListMessages(app.services.sync, request.client, data.rooms ?? []).then(
       (messages) => done(null, { ...envelope, data: { messages } }),
