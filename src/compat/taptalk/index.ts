@@ -189,12 +189,12 @@ async function projectConfigs(fastify: FastifyInstance): Promise<void> {
       },
     },
     async () => {
-      // The SDK refuses larger files itself; photos of users and rooms are not stored here.
+      // The SDK refuses larger files itself; photos of users and rooms are uploads like any other.
       return success({
         core: {
           chatMediaMaxFileSize: app.services.files.maxBytes,
-          roomPhotoMaxFileSize: 0,
-          userPhotoMaxFileSize: 0,
+          roomPhotoMaxFileSize: app.services.files.maxBytes,
+          userPhotoMaxFileSize: app.services.files.maxBytes,
           groupMaxParticipants: 500,
         },
         project: {},
