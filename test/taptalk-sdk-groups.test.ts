@@ -11,7 +11,8 @@ import { png } from './support/uploads.js'
 // The TapTalk.io web SDK, unmodified, in Chromium against Parley: group roles and profiles through
 // the SDK's own functions, two users each in their own browser context. The steps are one flow.
 
-type Who = 'ann' | 'bob'
+/** Ann, Bob, and Bob on a second device. */
+type Who = 'ann' | 'bob' | 'bob2'
 
 for (const dialect of dialects) {
   describe.skipIf(!hasChromium).sequential(`TapTalk.io web SDK: groups and profiles [${dialect}]`, () => {
@@ -46,7 +47,7 @@ for (const dialect of dialects) {
       const key = await server.app.services.appKeys.create(operator, org.organizationID)
       page = await servePage()
       browser = await launchBrowser()
-      for (const who of ['ann', 'bob'] as const) {
+      for (const who of ['ann', 'bob', 'bob2'] as const) {
         const tab = await (await browser.newContext()).newPage()
         await tab.goto(page.url)
         users[who] = { page: tab, userID: '' }
@@ -56,9 +57,10 @@ for (const dialect of dialects) {
            for (let i = 0; i < 100 && !sdk.taptalk.getProjectConfigs(); i++) await new Promise((r) => setTimeout(r, 50))`,
           { ...key, url: server.url },
         )
-        const { ticket, userID } = await requestTicket(server, org.serverKey, who, {
-          fullName: `User ${who}`,
-          username: `${who}.sdk`,
+        const xcUserID = who === 'bob2' ? 'bob' : who
+        const { ticket, userID } = await requestTicket(server, org.serverKey, xcUserID, {
+          fullName: `User ${xcUserID}`,
+          username: `${xcUserID}.sdk`,
         })
         users[who].userID = userID
         const authenticated = await inPage(
@@ -194,7 +196,13 @@ for (const dialect of dialects) {
       expect(leave.error?.[0]).toBe('40901')
     })
 
-    test('clear_chat: Bob clears the room for himself; Ann still reads its history', async () => {
+    test('clear_chat: Bob clears the room for himself (his other device hears it); Ann still reads its history', async () => {
+      const connected = await inPage(
+        'bob2',
+        `sdk.tapCoreRoomListManager.addRoomListListener({ onChatRoomDeleted: (roomID) => heard.push({ kind: 'cleared', roomID }) })
+         const c = callback(); sdk.taptalk.connect({ ...c.callback, onClose() {} }); return c.promise`,
+      )
+      expect(connected).toEqual({ ok: ['Successfully connected to TapTalk.io server'] })
       const cleared = await sdkCall('bob', 'sdk.tapCoreChatRoomManager.deleteAllChatRoomMessages', [
         [flow.roomID],
       ])
@@ -208,6 +216,12 @@ for (const dialect of dialects) {
         )
       expect(await history('bob')).toEqual([])
       expect(await history('ann')).toEqual(['Order placed'])
+      await users.bob2.page.waitForFunction(`heard.some((h) => h.kind === 'cleared')`, undefined, {
+        timeout: 10_000,
+      })
+      expect(await inPage('bob2', 'return heard.filter((h) => h.kind === "cleared")')).toEqual([
+        { kind: 'cleared', roomID: flow.roomID },
+      ])
     })
 
     test('leave and delete: Ann hands the room to Bob and leaves; Bob deletes it', async () => {

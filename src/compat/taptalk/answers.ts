@@ -1,9 +1,11 @@
 import type { Room } from '../../domain/rooms/room.js'
 import type { Photo } from '../../domain/users/profiles.js'
+import type { OutgoingFrame } from '../../realtime/connections.js'
 import { toSDKRoom } from './model.js'
 
-// Answers the SDK reads in shapes of its own, by route: Parley's answer in, the SDK's out. Routes not
-// named here are translated by what their answer holds (index.ts: toSDKData).
+// Answers and frames the SDK reads in shapes of its own: Parley's in, the SDK's out. Routes not
+// named here are translated by what their answer holds (index.ts: toSDKData); frames not named here
+// go as they are (messages in its model: socket.ts).
 
 type Reshape = (data: Record<string, unknown>) => unknown
 
@@ -20,5 +22,13 @@ export const SDK_ANSWERS: Record<string, Reshape> = {
       createdTime: photo.created,
       isMain: photo.isMain,
     })),
+  }),
+}
+
+/** Frames the SDK knows by other names: its `room/clearChat` empties the room on the user's other devices. */
+export const SDK_FRAMES: Record<string, (frame: OutgoingFrame) => OutgoingFrame> = {
+  'room/clear': (frame) => ({
+    eventName: 'room/clearChat',
+    data: { room: { roomID: (frame.data as { roomID: string }).roomID } },
   }),
 }
