@@ -188,6 +188,18 @@ describeEachDatabase('group roles', (dialect) => {
     expect(byCy.roomID).toBe(managed.roomID)
   })
 
+  test("the server API's changes of participants are told as room/update, to those taken out too", async () => {
+    const { room } = await ok(server_('/room/create', { name: 'Told', userIDs: [ada.userID, bo.userID] }))
+    const recorded = recordEvents(server())
+    await ok(server_('/room/participants/add', { roomID: room.roomID, userIDs: [cy.userID] }))
+    await ok(server_('/room/participants/remove', { roomID: room.roomID, userIDs: [bo.userID] }))
+    recorded.stop()
+    expect(recorded.named('room/update').map((u) => u.userIDs)).toEqual([
+      [ada.userID, bo.userID, cy.userID],
+      [ada.userID, cy.userID, bo.userID],
+    ])
+  })
+
   test('groups in common: the group rooms both users are in', async () => {
     const org2 = await createOrganization(server(), 'Common')
     const [p, q, r] = [await org2.signIn('p'), await org2.signIn('q'), await org2.signIn('r')]

@@ -48,13 +48,17 @@ export function roomRoutes(fastify: FastifyInstance): void {
     '/v1/server/room/participants/add',
     serverRoute('Add users to a group room', roomParticipantsRequest, room),
     async (r) =>
-      success({ room: await rooms.changeParticipantsIn(org(r), r.body.roomID, { add: r.body.userIDs }) }),
+      success({
+        room: await groupRoles.changeParticipantsIn(org(r), r.body.roomID, { add: r.body.userIDs }),
+      }),
   )
   app.post(
     '/v1/server/room/participants/remove',
     serverRoute('Remove users from a group room', roomParticipantsRequest, room),
     async (r) =>
-      success({ room: await rooms.changeParticipantsIn(org(r), r.body.roomID, { remove: r.body.userIDs }) }),
+      success({
+        room: await groupRoles.changeParticipantsIn(org(r), r.body.roomID, { remove: r.body.userIDs }),
+      }),
   )
   app.post(
     '/v1/server/message/send',

@@ -83,17 +83,29 @@ export class GroupRoles {
 
   async addParticipants(client: ClientIdentity, roomID: string, userIDs: string[]): Promise<Room> {
     await this.adminAccess(client, roomID)
-    await this.deps.rooms.changeParticipantsIn(client.organizationID, roomID, { add: userIDs })
-    return this.changed(client.organizationID, roomID)
+    return this.changeParticipantsIn(client.organizationID, roomID, { add: userIDs })
   }
 
   /** Removes members; an admin removing themselves is leaving (another admin must remain). */
   async removeParticipants(client: ClientIdentity, roomID: string, userIDs: string[]): Promise<Room> {
     const { participants } = await this.adminAccess(client, roomID)
     keepsAnAdmin(participants, userIDs)
-    const before = participants.map((p) => p.user_id)
-    await this.deps.rooms.changeParticipantsIn(client.organizationID, roomID, { remove: userIDs })
-    return this.changed(client.organizationID, roomID, before)
+    return this.changeParticipantsIn(client.organizationID, roomID, { remove: userIDs })
+  }
+
+  /** Adds or removes participants of the organization's group room (an admin, or the server API). */
+  async changeParticipantsIn(
+    organizationID: string,
+    roomID: string,
+    change: { add: string[] } | { remove: string[] },
+  ): Promise<Room> {
+    const { participants } = await this.groupOf(organizationID, roomID)
+    await this.deps.rooms.changeParticipantsIn(organizationID, roomID, change)
+    return this.changed(
+      organizationID,
+      roomID,
+      participants.map((p) => p.user_id),
+    )
   }
 
   /** Makes participants admins (`promote`) or members; a room keeps at least one admin. */
