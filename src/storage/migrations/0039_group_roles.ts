@@ -29,6 +29,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(sql.ref('xc_room_id'), '<>', '')
     .execute()
+  await everyMemberAdmin(db)
+}
+
+/** The group rooms' participants all become admins (rooms made before roles: each could do all). */
+export async function everyMemberAdmin(db: Kysely<unknown>): Promise<void> {
   await sql`update room_participants set is_admin = 1
     where room_id in (select id from rooms where type = 2)`.execute(db)
 }

@@ -9,12 +9,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('users')
     .addColumn('bio', 'text', (c) => c.notNull().defaultTo(''))
     .execute()
-  await sql`update users set username = '' where username <> '' and exists (
-      select 1 from users first where first.organization_id = users.organization_id
-        and first.username = users.username
-        and (first.created < users.created or (first.created = users.created and first.id < users.id)))`.execute(
-    db,
-  )
+  await keepFirstUsernames(db)
   await db.schema
     .createIndex('users_username')
     .on('users')
@@ -33,4 +28,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute()
   await db.schema.createIndex('user_photos_user').on('user_photos').columns(['user_id', 'created']).execute()
+}
+
+/** A username several users of an organization have stays with the one made first (then lower ID). */
+export async function keepFirstUsernames(db: Kysely<unknown>): Promise<void> {
+  await sql`update users set username = '' where username <> '' and exists (
+      select 1 from users first where first.organization_id = users.organization_id
+        and first.username = users.username
+        and (first.created < users.created or (first.created = users.created and first.id < users.id)))`.execute(
+    db,
+  )
 }
