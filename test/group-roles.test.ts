@@ -234,7 +234,11 @@ describeEachDatabase('group roles', (dialect) => {
     const got = await download(server(), room.imageURL)
     expect(got.status).toBe(200)
     expect(got.bytes.equals(Buffer.from(image))).toBe(true)
+    // Refused before its bytes are taken in: nothing is stored.
+    const files = () => server().app.database.db.selectFrom('files').select('id').execute()
+    const stored = (await files()).length
     await refused(photo(bo, image), 403, '40301')
+    expect((await files()).length).toBe(stored)
     await refused(photo(ada, new TextEncoder().encode('just text'), 'text/plain'), 400, '40002')
     // A URL given instead replaces it, and the uploaded photo is gone.
     await ok(ada.call('/v1/client/room/update', { roomID, imageURL: 'https://example.com/team.png' }))

@@ -30,6 +30,8 @@ export function uploadRoute(
       summary: string
       data: z.ZodType
       make: (request: FastifyRequest, file: FileObject, fields: Record<string, unknown>) => Promise<unknown>
+      /** Refuses the upload from the fields before the file (before its bytes are taken in). */
+      admit?: (request: FastifyRequest, fields: Record<string, unknown>) => Promise<void>
     }
   },
 ): void {
@@ -85,12 +87,12 @@ export function uploadRoute(
         throw new AppError('unsupportedMediaType', 'Content-Type must be multipart/form-data')
       const part = await request.file()
       if (part?.fieldname !== 'file') throw paramError('file', 'is required')
-      const file = await files.upload(uploader(request), { stream: part.file, fileName: part.filename })
-      if (!keep) return success({ file })
       const fields = Object.fromEntries(
         Object.entries(part.fields).map(([name, field]) => [name, (field as { value?: unknown }).value]),
       )
-      return success(await keep.make(request, file, fields))
+      await keep?.admit?.(request, fields)
+      const file = await files.upload(uploader(request), { stream: part.file, fileName: part.filename })
+      return success(keep ? await keep.make(request, file, fields) : { file })
     },
   )
 }

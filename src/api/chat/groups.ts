@@ -33,6 +33,11 @@ const xcRoomRequest = params({
 const userRequest = params({ userID: requiredID('Another user of your organization.') })
 
 const room = z.object({ room: roomShape })
+/** The room a photo upload names, in the form's fields before the file. */
+const photoRoomID = (fields: Record<string, unknown>): string => {
+  if (typeof fields.roomID !== 'string' || fields.roomID === '') throw paramError('roomID', 'is required')
+  return fields.roomID
+}
 const lastAdmin = {
   409: errorEnvelope('40901: the change would leave the group room without an admin', {
     status: 409,
@@ -59,11 +64,12 @@ export function groupRoutes(fastify: FastifyInstance): void {
       summary:
         "Upload a group room's photo (admins; multipart/form-data: `roomID`, then an image named `file`)",
       data: room,
-      make: async (r, file, fields) => {
-        if (typeof fields.roomID !== 'string' || fields.roomID === '')
-          throw paramError('roomID', 'is required')
-        return { room: await groupRoles.uploadPhoto(r.client, fields.roomID, file) }
+      admit: async (r, fields) => {
+        await groupRoles.requireAdmin(r.client, photoRoomID(fields))
       },
+      make: async (r, file, fields) => ({
+        room: await groupRoles.uploadPhoto(r.client, photoRoomID(fields), file),
+      }),
     },
   })
   chat.post(

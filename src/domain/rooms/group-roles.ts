@@ -226,6 +226,11 @@ export class GroupRoles {
     return access
   }
 
+  /** Refuses a caller who is not an admin of the group room (40301), before anything is done. */
+  async requireAdmin(client: ClientIdentity, roomID: string): Promise<void> {
+    await this.adminAccess(client, roomID)
+  }
+
   private async adminAccess(client: ClientIdentity, roomID: string): Promise<RoomAccess> {
     const access = await this.groupAccess(client, roomID)
     requireAdminIn(access.participants, client, roomID)
