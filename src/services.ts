@@ -29,6 +29,7 @@ import { OrganizationsService } from './domain/organizations/organizations.servi
 import { createPeople, type People } from './domain/people/people.js'
 import { Reports } from './domain/reports/reports.js'
 import { type Repositories, repositories as realRepositories } from './domain/repositories.js'
+import { GroupRoles } from './domain/rooms/group-roles.js'
 import { GROUP_ROOMS_PER_USER } from './domain/rooms/group-room-limit.js'
 import { RoomsService } from './domain/rooms/rooms.service.js'
 import { CaseSearcher } from './domain/search/case-search.js'
@@ -37,6 +38,7 @@ import { AccessTokens } from './domain/sessions/access-tokens.js'
 import { SessionsService } from './domain/sessions/sessions.service.js'
 import { TicketsService } from './domain/tickets/tickets.service.js'
 import { TopicsService } from './domain/topics/topics.service.js'
+import { Profiles } from './domain/users/profiles.js'
 import { UserAccounts } from './domain/users/user-accounts.js'
 import { UserExports } from './domain/users/user-export.js'
 import { UsersService } from './domain/users/users.service.js'
@@ -99,6 +101,10 @@ export interface Services extends ChatFeatures {
   deliveryBell: DeliveryBell
   /** Contacts, blocks and each user's own state of rooms. */
   people: People
+  /** Group rooms' admins, and what a participant does for themselves (leave, clear, find). */
+  groupRoles: GroupRoles
+  /** Usernames, bios and photos. */
+  profiles: Profiles
 }
 
 export interface Dependencies {
@@ -210,6 +216,7 @@ export function createServices({
     happenings,
   )
   forgetRevokedSessions(hub, (sessionID) => sessions.forget(sessionID))
+  const profiles = new Profiles({ database, clock, repositories, users, files })
   const userMessages = new UserMessages({ database, clock, repositories, rooms, messages, files })
   const userAccounts = new UserAccounts({
     database,
@@ -219,7 +226,10 @@ export function createServices({
     revokeSessions: (userID) => sessions.revokeAllOf(userID),
     closeCases: (organizationID, userID) => cases.serverCases.closeAllOf(organizationID, userID),
     happenings,
-    eraseUploads: (userID) => files.deleteUnsentOf(userID),
+    eraseUploads: async (userID) => {
+      await files.deleteUnsentOf(userID)
+      await profiles.eraseOf(userID)
+    },
     eraseDeliveries: (userID) => events.eraseDeliveriesNaming(userID),
     eraseMessages: async (organizationID, userID) => {
       await cases.serverCases.eraseTextsOf(organizationID, userID)
@@ -298,5 +308,7 @@ export function createServices({
       { rooms, users, senders, messages, files, userAccounts },
     ),
     people,
+    groupRoles: new GroupRoles({ database, clock, repositories, rooms, users, files, happenings }),
+    profiles,
   }
 }

@@ -149,7 +149,7 @@ describeEachDatabase('chat API', (dialect) => {
       expect(room.userIDs).toEqual([alice.userID, bob.userID])
 
       await expectError(carol.call('/v1/client/room/get', { roomID: room.roomID }), 403, '40301')
-      const added = await bob.call('/v1/client/room/participants/add', {
+      const added = await alice.call('/v1/client/room/participants/add', {
         roomID: room.roomID,
         userIDs: [carol.userID],
       })

@@ -60,6 +60,7 @@ describeEachDatabase('client authentication', (dialect) => {
           username: 'grace',
           imageURL: { thumbnail: 'https://cdn.example.com/t.png', fullsize: 'https://cdn.example.com/f.png' },
           userRole: { code: 'admiral' },
+          bio: '',
           created: now,
           updated: now,
         },

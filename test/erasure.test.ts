@@ -10,7 +10,7 @@ import { bearer, createOrganization, signIn } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { operator } from './support/fixtures.js'
 import { filesHolding, storedTexts, whereStored } from './support/stored-text.js'
-import { upload } from './support/uploads.js'
+import { png, upload } from './support/uploads.js'
 
 const V = '/api/visitor/v1/client'
 const ADMIN = '/admin/event_endpoint'
@@ -23,6 +23,7 @@ const DAVE = {
   userAgent: 'DaveAgent/9.87-kjhgfd',
   userDeviceID: 'dave-device-mnbvcx',
   userIPAddress: '198.51.100.77',
+  username: 'dave-username-wsxedcr',
 }
 /** Who the user.deleted event says was erased. */
 const DAVE_NOTICE = { xcUserID: DAVE.xcUserID, fullName: DAVE.fullName }
@@ -34,6 +35,8 @@ const UNSENT_BYTES = 'dave-unsent-bytes-lkjh'
 const CASE_TEXT = 'dave-case-asdfghjk'
 const BOT_TEXT = 'dave-to-bot-ghjklzx'
 const NOTE = 'dave-note-hjklpoiu'
+const BIO = 'dave-bio-tgbyhnuj'
+const PHOTO_NAME = 'dave-photo-mkoijnbh.png'
 const STRINGS = [
   ...Object.values(DAVE),
   TEXT,
@@ -44,6 +47,8 @@ const STRINGS = [
   CASE_TEXT,
   BOT_TEXT,
   NOTE,
+  BIO,
+  PHOTO_NAME,
 ]
 
 // Erasure (server API user/delete) reaches every stored copy: after it, no text or JSON column of
@@ -114,6 +119,14 @@ describeEachDatabase('erasure reaches every stored copy', (dialect) => {
       ...as,
     })
     expect(unsent.status).toBe(200)
+    // His profile: a bio and a photo.
+    expect((await dave.call('/v1/client/user/update_bio', { bio: BIO })).status).toBe(200)
+    const photo = await upload(server(), '/v1/client/user/photo/upload', await png(16, 16), {
+      fileName: PHOTO_NAME,
+      type: 'image/png',
+      ...as,
+    })
+    expect(photo.json.data.user.imageURL.fullsize).toContain(PHOTO_NAME)
 
     // A case taken, closed and rated with a note; then one with a chatbot that is down.
     const agent = await signInAgent(server(), org.organizationID, 'ada@erasing.example')

@@ -53,6 +53,7 @@ const user = fc.record({
   username: anyString,
   imageURL: fc.record({ thumbnail: anyString, fullsize: anyString }),
   userRole: fc.record({ code: anyString }),
+  bio: anyString,
   created: integer,
   updated: integer,
 })

@@ -28,6 +28,7 @@ export const userShape = shapeOf<User>()(
       username: z.string(),
       imageURL: z.object({ thumbnail: z.string(), fullsize: z.string() }),
       userRole: z.object({ code: z.string() }),
+      bio: z.string(),
       created: z.number().int(),
       updated: z.number().int(),
     })
@@ -40,7 +41,15 @@ const roomSummary = shapeOf<RoomSummary>()(
 
 export const roomShape = shapeOf<Room>()(
   roomSummary
-    .extend({ userIDs: z.array(z.string()), created: z.number().int(), updated: z.number().int() })
+    .extend({
+      userIDs: z.array(z.string()),
+      adminUserIDs: z
+        .array(z.string())
+        .describe('Its admins (group rooms): only they change the room, its members and admins.'),
+      xcRoomID: z.string().describe("Your own ID of the room (server API); '' when not set."),
+      created: z.number().int(),
+      updated: z.number().int(),
+    })
     .describe('A room: type 1 personal (roomID <smaller userID>-<larger userID>), 2 group.'),
 )
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { CaseNote } from '../domain/notes/note.js'
 import { caseShape } from './cases.js'
-import { messageShape, userShape } from './chat.js'
+import { messageShape, roomShape, userShape } from './chat.js'
 import { scheduledMessageShape } from './chat-features.js'
 import { noteShape } from './notes.js'
 import { roomStateShape } from './people.js'
@@ -37,6 +37,11 @@ export const userFrameShapes = {
   'room/state': roomStateShape,
   'user/block': z.object({ user: userShape }).describe('You blocked this user (on another device).'),
   'user/unblock': z.object({ user: userShape }).describe('You unblocked this user (on another device).'),
+  'room/update': roomShape.describe('A group room you are in (or just left) changed: as it is now.'),
+  'room/delete': z.object({ roomID: z.string() }).describe('An admin deleted a group room you were in.'),
+  'room/clear': z
+    .object({ roomID: z.string(), clearedUpTo: z.number().int() })
+    .describe("You cleared the room's history (on any device): messages up to clearedUpTo are gone for you."),
 }
 
 /** Every frame an agent's socket may receive. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify'
 import { z } from 'zod'
+import type { FileObject } from '../domain/files/files.service.js'
 import { tooLarge, type Uploader } from '../domain/files/uploads.js'
 import { AppError, paramError } from '../errors/app-error.js'
 import { errorEnvelope, success, successEnvelope } from '../http/envelope.js'
@@ -21,21 +22,34 @@ export function uploadRoute(
     uploader: (request: FastifyRequest) => Uploader
     /** Where the family does not document it for all its routes (the webhook's Secret-Key). */
     security?: Record<string, string[]>[]
+    /**
+     * What becomes of the upload, when not a file for a message (a photo): its summary, and the
+     * answer it makes of the file and the form's fields before the file.
+     */
+    keep?: {
+      summary: string
+      data: z.ZodType
+      make: (request: FastifyRequest, file: FileObject, fields: Record<string, unknown>) => Promise<unknown>
+      /** Refuses the upload from the fields before the file (before its bytes are taken in). */
+      admit?: (request: FastifyRequest, fields: Record<string, unknown>) => Promise<void>
+    }
   },
 ): void {
   const { files } = app.services
-  const { uploader, tags, security, ...route } = options
+  const { uploader, tags, security, keep, ...route } = options
   app.post(
     path,
     {
       ...route,
       schema: {
-        summary: 'Upload a file (multipart/form-data, one part named `file`); a message then carries it',
+        summary:
+          keep?.summary ??
+          'Upload a file (multipart/form-data, one part named `file`); a message then carries it',
         tags,
         ...(security ? { security } : {}),
         consumes: ['multipart/form-data'],
         response: {
-          200: successEnvelope(z.object({ file: fileShape })),
+          200: successEnvelope(keep?.data ?? z.object({ file: fileShape })),
           409: errorEnvelope('40902: a quota of unsent files is reached (docs/reference/quotas.md)', {
             status: 409,
             code: '40902',
@@ -73,8 +87,12 @@ export function uploadRoute(
         throw new AppError('unsupportedMediaType', 'Content-Type must be multipart/form-data')
       const part = await request.file()
       if (part?.fieldname !== 'file') throw paramError('file', 'is required')
+      const fields = Object.fromEntries(
+        Object.entries(part.fields).map(([name, field]) => [name, (field as { value?: unknown }).value]),
+      )
+      await keep?.admit?.(request, fields)
       const file = await files.upload(uploader(request), { stream: part.file, fileName: part.filename })
-      return success({ file })
+      return success(keep ? await keep.make(request, file, fields) : { file })
     },
   )
 }

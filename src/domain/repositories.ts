@@ -22,6 +22,7 @@ import * as search from './search/search.repository.js'
 import * as sessions from './sessions/sessions.repository.js'
 import * as tickets from './tickets/tickets.repository.js'
 import * as topics from './topics/topics.repository.js'
+import * as photos from './users/photos.repository.js'
 import * as users from './users/users.repository.js'
 
 /**
@@ -55,6 +56,7 @@ export interface Repositories {
   contacts: typeof contacts
   blocks: typeof blocks
   roomStates: typeof roomStates
+  photos: typeof photos
 }
 
 /** The real queries, over Kysely. */
@@ -84,4 +86,5 @@ export const repositories: Repositories = {
   contacts,
   blocks,
   roomStates,
+  photos,
 }

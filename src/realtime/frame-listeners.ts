@@ -65,6 +65,15 @@ export function frameListeners(
     afterCommit('scheduled.updated', ({ userID, scheduled }) =>
       hub.publish({ userIDs: [userID] }, { eventName: 'scheduled/update', data: scheduled }),
     ),
+    afterCommit('room.changed', ({ room, userIDs }) =>
+      hub.publish({ userIDs }, { eventName: 'room/update', data: room }),
+    ),
+    afterCommit('room.deleted', ({ roomID, userIDs }) =>
+      hub.publish({ userIDs }, { eventName: 'room/delete', data: { roomID } }),
+    ),
+    afterCommit('room.cleared', ({ roomID, userID, clearedUpTo }) =>
+      hub.publish({ userIDs: [userID] }, { eventName: 'room/clear', data: { roomID, clearedUpTo } }),
+    ),
   ]
 }
 

@@ -66,6 +66,8 @@ export interface UsersTable {
   photo_thumbnail_url: Generated<string>
   photo_fullsize_url: Generated<string>
   user_role_code: Generated<string>
+  /** What the user says of themselves (client API); '' when not set. */
+  bio: Generated<string>
   created: number
   updated: number
   /** Set while the user is deactivated (server API): no sessions, no tickets. */
@@ -127,6 +129,12 @@ export interface RoomsTable {
   agents_read_up_to: Generated<number>
   /** How many times a message of the room changed after it was stored (a delete, say). */
   message_changes: Generated<number>
+  /** The customer's own ID of the room (server API); '' when not set, else unique in the organization. */
+  xc_room_id: Generated<string>
+  /** The file of the photo uploaded to the room (image_url links to it); null when none. */
+  photo_file_id: Generated<string | null>
+  /** When an admin deleted the room: it exists for nobody since. */
+  deleted_at: Generated<number | null>
 }
 
 export interface RoomParticipantsTable {
@@ -135,6 +143,10 @@ export interface RoomParticipantsTable {
   joined: number
   read_up_to: Generated<number>
   delivered_up_to: Generated<number>
+  /** 1: an admin of the group room (docs/reference/client-api.md#group-roles). */
+  is_admin: Generated<number>
+  /** The `created` of the last message the participant cleared from their history; 0: none. */
+  cleared_up_to: Generated<number>
 }
 
 export interface MessagesTable {
@@ -388,6 +400,17 @@ export interface IDWorkersTable {
   floor: number
 }
 
+/** A photo a user uploaded to their profile; its bytes are the file `file_id`. */
+export interface UserPhotosTable {
+  id: string
+  organization_id: string
+  user_id: string
+  file_id: string
+  /** 1: the profile's photo (the user's imageURL). */
+  is_main: Generated<number>
+  created: number
+}
+
 export interface Schema {
   organizations: OrganizationsTable
   server_keys: KeyPairsTable
@@ -423,6 +446,7 @@ export interface Schema {
   contacts: ContactsTable
   user_blocks: UserBlocksTable
   room_states: RoomStatesTable
+  user_photos: UserPhotosTable
 }
 
 /** A message a user will send to a room at `scheduled_time` (pending), or did (sent), or won't. */

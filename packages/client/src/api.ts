@@ -113,7 +113,6 @@ export function roomsAPI({ call }: ApiContext) {
       room('/v1/client/room/participants/add', { roomID, userIDs }),
     removeParticipants: (roomID: string, userIDs: string[]) =>
       room('/v1/client/room/participants/remove', { roomID, userIDs }),
-    leave: (roomID: string) => call<unknown>('/v1/client/room/leave', { roomID }).then(() => undefined),
   }
 }
 

@@ -5,6 +5,7 @@ import { isUnauthorized, ParleyError } from './errors.js'
 import { reportsAPI, roomContentAPI, scheduledAPI } from './features.js'
 import { type FilesAPI, filesAPI } from './files.js'
 import type { UserFrame } from './frames.generated.js'
+import { groupsAPI, profilesAPI } from './groups.js'
 import { Outbox, type PendingMessage } from './outbox.js'
 import { blocksAPI, contactsAPI, roomStatesAPI } from './people.js'
 import { Realtime, type WebSocketConstructor } from './realtime.js'
@@ -18,6 +19,9 @@ import type {
   Message,
   MessagePage,
   PresenceEvent,
+  Room,
+  RoomClearedEvent,
+  RoomDeletedEvent,
   RoomState,
   ScheduledMessage,
   StarredEvent,
@@ -76,6 +80,12 @@ export interface ParleyEvents extends Record<string, unknown[]> {
   unwatched: [{ roomID: string; error: ParleyError }]
   /** One of your scheduled messages was created, changed, sent, cancelled or dropped (any device). */
   scheduled: [ScheduledMessage]
+  /** A group room the user is in (or just left) changed: name, photo, members, admins. */
+  roomUpdate: [Room]
+  /** An admin deleted a group room the user was in. */
+  roomDelete: [RoomDeletedEvent]
+  /** The user cleared a room's history, on this device or another. */
+  roomClear: [RoomClearedEvent]
 }
 
 const REQUEST_TIMEOUT_MS = 30_000
@@ -86,8 +96,8 @@ const isMessage = (value: unknown): value is Message => {
 }
 
 export class ParleyClient {
-  readonly users: ReturnType<typeof usersAPI>
-  readonly rooms: ReturnType<typeof roomsAPI>
+  readonly users: ReturnType<typeof usersAPI> & ReturnType<typeof profilesAPI>
+  readonly rooms: ReturnType<typeof roomsAPI> & ReturnType<typeof groupsAPI>
   readonly messages: ReturnType<typeof messagesAPI>
   readonly cases: ReturnType<typeof casesAPI>
   /** Messages to send later. */
@@ -140,8 +150,10 @@ export class ParleyClient {
       userID: () => this.user?.userID,
       watch: (id: string) => this.watch(id),
     }
-    this.users = usersAPI(context)
-    this.rooms = roomsAPI(context)
+    const upload = <T>(path: string, form: FormData) =>
+      this.session.authorized((token) => this.transport.upload<T>(path, form, token))
+    this.users = { ...usersAPI(context), ...profilesAPI(context, upload) }
+    this.rooms = { ...roomsAPI(context), ...groupsAPI(context, upload) }
     this.messages = messagesAPI(context)
     this.cases = casesAPI(context)
     this.scheduled = scheduledAPI(context)
@@ -301,6 +313,15 @@ export class ParleyClient {
       case 'user/block':
       case 'user/unblock':
         this.events.emit('block', { user: frame.data.user, blocked: frame.eventName === 'user/block' })
+        return
+      case 'room/update':
+        this.events.emit('roomUpdate', frame.data)
+        return
+      case 'room/delete':
+        this.events.emit('roomDelete', frame.data)
+        return
+      case 'room/clear':
+        this.events.emit('roomClear', frame.data)
         return
     }
   }

@@ -14,6 +14,8 @@ export interface User {
   imageURL: { thumbnail: string; fullsize: string }
   /** `agent`, `chatbot` or `system` for those senders; what the customer set for end users. */
   userRole: { code: string }
+  /** What the user says of themselves; '' when not set. */
+  bio: string
   created: number
   updated: number
 }
@@ -29,6 +31,10 @@ export interface RoomSummary {
 
 export interface Room extends RoomSummary {
   userIDs: string[]
+  /** A group room's admins: only they change the room, its members and admins. */
+  adminUserIDs: string[]
+  /** The ID the customer's backend gave the room; '' when none. */
+  xcRoomID: string
   created: number
   updated: number
 }
@@ -215,6 +221,26 @@ export interface RoomState {
   markedUnread: boolean
 }
 
+/** An admin deleted a group room the user was in. */
+export interface RoomDeletedEvent {
+  roomID: string
+}
+
+/** The user cleared a room's history (on any device) up to `clearedUpTo` (a message's `created`). */
+export interface RoomClearedEvent {
+  roomID: string
+  clearedUpTo: number
+}
+
+/** A profile photo; its links last as long as the photo. */
+export interface Photo {
+  id: string
+  url: string
+  thumbnailURL: string
+  isMain: boolean
+  created: number
+}
+
 export type ConnectionState = 'connecting' | 'open' | 'offline'
 
 /** A scheduled message (`scheduled.list`, and the `scheduled` event as it changes). */
@@ -263,4 +289,7 @@ export type CheckedAgainstFrames = [
   Checked<Same<StarredEvent, UserFrames['chat/starred']>>,
   Checked<Same<ScheduledMessage, UserFrames['scheduled/update']>>,
   Checked<Same<RoomState, UserFrames['room/state']>>,
+  Checked<Same<Room, UserFrames['room/update']>>,
+  Checked<Same<RoomDeletedEvent, UserFrames['room/delete']>>,
+  Checked<Same<RoomClearedEvent, UserFrames['room/clear']>>,
 ]

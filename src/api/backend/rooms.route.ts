@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from '../../http/validation.js'
 import {
   roomCreateRequest,
   roomParticipantsRequest,
+  roomUpdateRequest,
   serverMessageListRequest,
   serverRoomRequest,
   serverSendRequest,
@@ -18,13 +19,25 @@ const room = z.object({ room: roomShape })
 /** Rooms and messages of the organization (server API). */
 export function roomRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
-  const { rooms, messages, history, userAccounts } = app.services
+  const { rooms, messages, history, userAccounts, groupRoles } = app.services
   const org = (r: FastifyRequest) => r.serverKey.organizationID
 
   app.post(
     '/v1/server/room/create',
     serverRoute('Create a group room with these participants', roomCreateRequest, room),
     async (r) => success({ room: await rooms.createGroupIn(org(r), r.body) }),
+  )
+  app.post(
+    '/v1/server/room/update',
+    serverRoute(
+      "Change a group room's name, picture or xcRoomID (absent fields stay)",
+      roomUpdateRequest,
+      room,
+    ),
+    async (r) => {
+      const { roomID, ...changes } = r.body
+      return success({ room: await groupRoles.updateIn(org(r), roomID, changes) })
+    },
   )
   app.post(
     '/v1/server/room/get',
@@ -35,13 +48,17 @@ export function roomRoutes(fastify: FastifyInstance): void {
     '/v1/server/room/participants/add',
     serverRoute('Add users to a group room', roomParticipantsRequest, room),
     async (r) =>
-      success({ room: await rooms.changeParticipantsIn(org(r), r.body.roomID, { add: r.body.userIDs }) }),
+      success({
+        room: await groupRoles.changeParticipantsIn(org(r), r.body.roomID, { add: r.body.userIDs }),
+      }),
   )
   app.post(
     '/v1/server/room/participants/remove',
     serverRoute('Remove users from a group room', roomParticipantsRequest, room),
     async (r) =>
-      success({ room: await rooms.changeParticipantsIn(org(r), r.body.roomID, { remove: r.body.userIDs }) }),
+      success({
+        room: await groupRoles.changeParticipantsIn(org(r), r.body.roomID, { remove: r.body.userIDs }),
+      }),
   )
   app.post(
     '/v1/server/message/send',

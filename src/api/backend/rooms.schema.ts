@@ -21,8 +21,37 @@ export const roomCreateRequest = params(
       description: 'Its participants (userIDs of your organization).',
     }),
     imageURL: optionalText({ max: 2048 }),
+    adminUserIDs: (name: string) =>
+      requiredIDList({
+        min: 0,
+        max: 500,
+        description: 'Its admins, among userIDs (absent: none; only your backend manages the room).',
+      })(name).optional(),
+    xcRoomID: optionalText({
+      max: 255,
+      description: 'Your own ID of the room, unique in your organization (40901 when taken).',
+    }),
   },
-  { examples: [{ name: 'Order 1001', userIDs: ['325132386281046016', '325132386281046017'] }] },
+  {
+    examples: [
+      {
+        name: 'Order 1001',
+        userIDs: ['325132386281046016', '325132386281046017'],
+        adminUserIDs: ['325132386281046016'],
+        xcRoomID: 'order-1001',
+      },
+    ],
+  },
+)
+
+export const roomUpdateRequest = params(
+  {
+    roomID,
+    name: optionalText({ max: 255, description: 'The new name (absent: as it is).' }),
+    imageURL: optionalText({ max: 2048, description: "A picture's URL ('' clears it)." }),
+    xcRoomID: optionalText({ max: 255, description: "Your own ID of the room ('' clears it)." }),
+  },
+  { examples: [{ roomID: '325132386281046020', xcRoomID: 'order-1001' }] },
 )
 
 export const serverRoomRequest = params({ roomID }, { examples: [{ roomID: '325132386281046020' }] })

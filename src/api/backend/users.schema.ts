@@ -1,3 +1,4 @@
+import { BIO_MAX } from '../../domain/users/profiles.js'
 import { optionalInteger, optionalText, params, requiredChoice } from '../../http/params.js'
 import { OPTIONAL_PROFILE_FIELDS, PROFILE_CODES } from './auth-ticket.schema.js'
 
@@ -29,6 +30,7 @@ export const userUpdateRequest = params(
     ...userRef,
     fullName: optionalText({ max: 255, description: "(106) The user's full name (not blank)." }),
     ...OPTIONAL_PROFILE_FIELDS,
+    bio: optionalText({ max: BIO_MAX, description: "The user's bio (as they set it in the client API)." }),
   },
   {
     codes: {

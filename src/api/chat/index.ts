@@ -5,21 +5,13 @@ import { requireClient } from '../../contract/client-auth.js'
 import { roomStateShape } from '../../contract/people.js'
 import { uploadRoute } from '../../contract/uploads.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
-import { errorEnvelope, success } from '../../http/envelope.js'
+import { success } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
-import { describeChat } from './describe.js'
+import { describeChat as describe, groupRoomLimit } from './describe.js'
+import { groupRoutes } from './groups.js'
 import { messageActionsAPI } from './message-actions.js'
+import { profileRoutes } from './profiles.js'
 import * as body from './schemas.js'
-
-/** Creating a group room, or adding users to one, past a user's group rooms (docs/reference/quotas.md). */
-const groupRoomLimit = {
-  409: errorEnvelope('40902: a user who would join is in as many group rooms as one may be', {
-    status: 409,
-    code: '40902',
-    message: 'User 325132386281046016 is in 500 group rooms, the most one may be in',
-    field: 'userIDs',
-  }),
-}
 
 const page = z.object({ messages: z.array(messageShape), hasMore: z.boolean() })
 
@@ -32,7 +24,6 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   documentSecurity(fastify, SECURITY.client)
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const { users, rooms, messages, history, sync } = app.services
-  const describe = describeChat
 
   app.post(
     '/v1/client/user/get_by_id',
@@ -58,20 +49,8 @@ export async function chatAPI(fastify: FastifyInstance): Promise<void> {
   app.post('/v1/client/room/get', describe('A room you are in', roomRequest, room), async (r) =>
     success({ room: await rooms.get(r.client, r.body.roomID) }),
   )
-  app.post(
-    '/v1/client/room/participants/add',
-    describe('Add users to a group room', body.participantsRequest, room, groupRoomLimit),
-    async (r) => success({ room: await rooms.addParticipants(r.client, r.body.roomID, r.body.userIDs) }),
-  )
-  app.post(
-    '/v1/client/room/participants/remove',
-    describe('Remove users from a group room', body.participantsRequest, room),
-    async (r) => success({ room: await rooms.removeParticipants(r.client, r.body.roomID, r.body.userIDs) }),
-  )
-  app.post('/v1/client/room/leave', describe('Leave a group room', roomRequest, z.object({})), async (r) => {
-    await rooms.leave(r.client, r.body.roomID)
-    return success({})
-  })
+  groupRoutes(fastify)
+  profileRoutes(fastify)
 
   app.post(
     '/v1/chat/message/send',

@@ -11,6 +11,7 @@ import { SECURITY } from '../../http/docs.js'
 import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
 import { eachInTurns } from '../../lib/in-turns.js'
+import { SDK_ANSWERS } from './answers.js'
 import { type FeatureData, fromSDKFeatureRequest, toSDKFeatureData } from './features.js'
 import { DOWNLOAD, taptalkFiles } from './files.js'
 import { toSDKMessage, toSDKRoom } from './model.js'
@@ -96,6 +97,8 @@ export async function useTapTalkCompat(app: FastifyInstance): Promise<void> {
     reply.serializer(JSON.stringify)
     const url = request.routeOptions.url ?? ''
     const data = envelope.data as Data
+    const reshape = SDK_ANSWERS[url]
+    if (reshape) return done(null, { ...envelope, data: reshape(data as Record<string, unknown>) })
     if (url !== ROOM_LIST) return done(null, { ...envelope, data: toSDKData(data, NEWEST_FIRST.has(url)) })
     roomListMessages(app.services.sync, request.client, data.rooms ?? []).then(
       (messages) => done(null, { ...envelope, data: { messages } }),
@@ -200,12 +203,12 @@ async function projectConfigs(fastify: FastifyInstance): Promise<void> {
       },
     },
     async () => {
-      // The SDK refuses larger files itself; photos of users and rooms are not stored here.
+      // The SDK refuses larger files itself; photos of users and rooms are uploads like any other.
       return success({
         core: {
           chatMediaMaxFileSize: app.services.files.maxBytes,
-          roomPhotoMaxFileSize: 0,
-          userPhotoMaxFileSize: 0,
+          roomPhotoMaxFileSize: app.services.files.maxBytes,
+          userPhotoMaxFileSize: app.services.files.maxBytes,
           groupMaxParticipants: 500,
         },
         project: {},

@@ -1,5 +1,6 @@
 import type { Message } from '../../domain/messages/message.js'
 import type { Dialect, OutgoingFrame } from '../../realtime/connections.js'
+import { SDK_FRAMES } from './answers.js'
 import { editFromSDK, fromSDKMessage, toSDKMessage } from './model.js'
 
 const MESSAGE_EVENTS = new Set(['chat/sendMessage', 'chat/updateMessage'])
@@ -12,7 +13,8 @@ const MESSAGE_EVENTS = new Set(['chat/sendMessage', 'chat/updateMessage'])
 export const taptalkDialect: Dialect = {
   encode(event: OutgoingFrame): Buffer {
     const data = MESSAGE_EVENTS.has(event.eventName) ? toSDKMessage(event.data as Message) : event.data
-    return Buffer.from(JSON.stringify({ ...event, data }))
+    const renamed = SDK_FRAMES[event.eventName]
+    return Buffer.from(JSON.stringify(renamed ? renamed({ ...event, data }) : { ...event, data }))
   },
   decode(frame: Record<string, unknown>): Record<string, unknown> {
     if (frame.eventName === 'chat/sendMessage') return { ...frame, data: fromSDKMessage(frame.data) }

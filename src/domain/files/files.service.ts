@@ -9,7 +9,7 @@ import type { FileStore } from '../../storage/files/file-store.js'
 import type { FilesTable, Schema } from '../../storage/schema.js'
 import { fileIDOf, type MessageContent } from '../messages/message-types.js'
 import type { Repositories } from '../repositories.js'
-import type { FileLinks, FileVariant } from './file-links.js'
+import type { FileLinks, FileVariant, LinkLifetime } from './file-links.js'
 import { DEFAULT_FILE_TYPES, fitsMessageType, INLINE_IMAGE_TYPES, sniffMediaType } from './file-types.js'
 import type { UploadLimiter } from './upload-limits.js'
 import { cleanFileName, describeImage, spool, type Uploader } from './uploads.js'
@@ -141,6 +141,17 @@ export class Files {
       throw new AppError('conflict', `File ${fileID} was sent already`)
   }
 
+  /**
+   * An image the user uploaded, now carried by `holder` (a photo: `photo:<id>`, as a message
+   * carries one) and never swept; its links last as long as it does. 40002 if it is no image.
+   */
+  async carry(trx: Trx, file: FileObject, holder: string) {
+    if (!file.thumbnailURL) throw paramError('file', 'must be an image (JPEG, PNG, GIF or WebP)')
+    if (!(await this.deps.repositories.files.attachFile(trx, file.fileID, holder, '')))
+      throw new AppError('conflict', `File ${file.fileID} was sent already`)
+    return this.withLinks({ fileID: file.fileID, fileName: file.fileName, hasThumbnail: true }, 'kept')
+  }
+
   /** Within one link epoch, withLinks makes the same links of the same data. */
   linkEpoch(): number {
     return this.deps.links.epoch()
@@ -148,7 +159,7 @@ export class Files {
 
   /** A message's data with fresh links to the file it carries (`lifetime: 'day'` for chatbots). */
 
-  withLinks(data: Record<string, unknown>, lifetime: 'short' | 'day' = 'short'): Record<string, unknown> {
+  withLinks(data: Record<string, unknown>, lifetime: LinkLifetime = 'short'): Record<string, unknown> {
     const { fileID, fileName } = data
     if (typeof fileID !== 'string' || typeof fileName !== 'string') return data
     const file = { fileID, fileName }
@@ -166,8 +177,10 @@ export class Files {
         verdict === 'expired' ? 'This link has expired' : 'This link is not valid',
       )
     const { file, bytes } = await this.bytesOf(fileID, variant, () => true)
-    // The link is the permission: a cache may keep the bytes as long as the link lasts.
-    return { file, bytes, maxAgeSeconds: Math.floor((link.expires - this.deps.clock.now()) / 1000) }
+    // The link is the permission: a cache may keep the bytes as long as the link lasts (a day at
+    // most: a photo's link lasts as long as the photo).
+    const lasts = Math.min(link.expires - this.deps.clock.now(), DAY)
+    return { file, bytes, maxAgeSeconds: Math.floor(lasts / 1000) }
   }
 
   /**

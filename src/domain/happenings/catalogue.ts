@@ -7,6 +7,7 @@ import type { Message } from '../messages/message.js'
 import type { ReportEventData } from '../moderation/moderation-report.js'
 import type { CaseNote } from '../notes/note.js'
 import type { RoomState } from '../people/room-state.js'
+import type { Room } from '../rooms/room.js'
 import type { ScheduledMessage } from '../scheduled/scheduled-message.js'
 import type { User } from '../users/user.js'
 
@@ -105,6 +106,12 @@ export interface CommittedHappenings {
   /** A user blocked (or unblocked) another: the blocker's other devices hear of it, never the blocked user. */
   'block.changed': { userID: string; user: User; blocked: boolean; exceptSessionID: string }
   'room.state.changed': { userID: string; states: readonly RoomState[]; exceptSessionID?: string | undefined }
+  /** A group room changed (name, photo, members, admins): `userIDs` (in it, or just out of it) see it. */
+  'room.changed': { room: Room; userIDs: readonly string[] }
+  /** An admin deleted a group room: those who were in it hear of it. */
+  'room.deleted': { roomID: string; userIDs: readonly string[] }
+  /** A user cleared a room's history up to `clearedUpTo` (a message's `created`), for them only. */
+  'room.cleared': { roomID: string; userID: string; clearedUpTo: number }
 }
 
 export type HappeningMap = TransactionHappenings & CommittedHappenings

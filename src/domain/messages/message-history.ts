@@ -2,6 +2,7 @@ import type { Database } from '../../storage/database.js'
 import type { Files } from '../files/files.service.js'
 import type { Blocks } from '../people/blocks.js'
 import type { Repositories } from '../repositories.js'
+import { clearedUpTo } from '../rooms/room.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { Page } from './message.js'
@@ -44,11 +45,17 @@ export class MessageHistory {
     return this.pageOf(organizationID, access, { roomID, direction: 'before', bound, limit })
   }
 
+  /** The caller's page: without what they cleared (pages are kept for everyone, so cut after). */
   private async page(client: ClientIdentity, page: ListPage): Promise<Page> {
     const access = await this.rooms.access(client, page.roomID)
-    const { messages, hasMore } = await this.pageOf(client.organizationID, access, page)
+    const made = await this.pageOf(client.organizationID, access, page)
+    const cleared = clearedUpTo(access.participants, client.userID)
+    const kept = made.messages.filter((message) => message.created > cleared)
+    // Before the first message left there is only what was cleared.
+    const hasMore =
+      kept.length === made.messages.length ? made.hasMore : page.direction === 'after' && made.hasMore
     // Pages are shared by all readers: the marks of one reader's blocks go on after.
-    return { messages: await this.blocks.markedFor(client.userID, access.room.type, messages), hasMore }
+    return { messages: await this.blocks.markedFor(client.userID, access.room.type, kept), hasMore }
   }
 
   private async pageOf(organizationID: string, access: RoomAccess, page: ListPage): Promise<Page> {

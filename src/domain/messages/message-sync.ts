@@ -6,7 +6,7 @@ import type { Files } from '../files/files.service.js'
 import type { RoomState } from '../people/room-state.js'
 import type { RoomStates } from '../people/room-states.js'
 import type { Repositories } from '../repositories.js'
-import { type Room, toRoom } from '../rooms/room.js'
+import { clearedUpTo, type Room, toRoom } from '../rooms/room.js'
 import type { RoomListCursor } from '../rooms/rooms.repository.js'
 import type { RoomAccess, RoomsService } from '../rooms/rooms.service.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
@@ -97,9 +97,11 @@ export class MessageSync {
       client.organizationID,
       changes.map((row) => row.sender_id),
     )
-    const messages = changes.map((row) => {
+    const messages = changes.flatMap((row) => {
       const { room, participants } = byRoom.get(row.room_id) as RoomAccess
-      return toMessage(row, messageContext(room, participants, senders, this.withLinks))
+      // What the caller cleared stays cleared.
+      if (row.created <= clearedUpTo(participants, client.userID)) return []
+      return [toMessage(row, messageContext(room, participants, senders, this.withLinks))]
     })
     return { messages, hasMore }
   }
@@ -145,7 +147,9 @@ export class MessageSync {
     const entries: RoomListEntry[] = []
     await eachInTurns(rooms, 100, (room) => {
       const roomParticipants = participantsOf.get(room.id) ?? []
-      const message = last.get(room.id)
+      const newest = last.get(room.id)
+      const message =
+        newest && newest.created > clearedUpTo(roomParticipants, client.userID) ? newest : undefined
       const context = messageContext(room, roomParticipants, senders, this.withLinks)
       entries.push({
         room: toRoom(room, roomParticipants),

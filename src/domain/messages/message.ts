@@ -114,6 +114,7 @@ export function nonUserSender(senderID: string, fullname = ''): User {
     username: '',
     imageURL: { thumbnail: '', fullsize: '' },
     userRole: { code: role },
+    bio: '',
     created: 0,
     updated: 0,
   }

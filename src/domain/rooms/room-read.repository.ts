@@ -17,8 +17,19 @@ const ROOM_COLUMNS = [
   'last_message_created',
   'agents_read_up_to',
   'message_changes',
+  'xc_room_id',
+  'photo_file_id',
+  'deleted_at',
 ] as const
-const PARTICIPANT_COLUMNS = ['room_id', 'user_id', 'joined', 'read_up_to', 'delivered_up_to'] as const
+const PARTICIPANT_COLUMNS = [
+  'room_id',
+  'user_id',
+  'joined',
+  'read_up_to',
+  'delivered_up_to',
+  'is_admin',
+  'cleared_up_to',
+] as const
 const USER_COLUMNS = [
   'id',
   'organization_id',
@@ -30,6 +41,7 @@ const USER_COLUMNS = [
   'photo_thumbnail_url',
   'photo_fullsize_url',
   'user_role_code',
+  'bio',
   'created',
   'updated',
   'deactivated_at',

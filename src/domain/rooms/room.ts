@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely'
+import { AppError } from '../../errors/app-error.js'
 import { isID } from '../../lib/formats.js'
 import type { RoomParticipantsTable, RoomsTable } from '../../storage/schema.js'
 
@@ -15,6 +16,10 @@ export interface RoomSummary {
 
 export interface Room extends RoomSummary {
   userIDs: string[]
+  /** A group room's admins (docs/reference/client-api.md#group-roles); empty in other rooms. */
+  adminUserIDs: string[]
+  /** The customer's own ID of the room (server API); '' when not set. */
+  xcRoomID: string
   created: number
   updated: number
 }
@@ -52,6 +57,16 @@ export const toRoom = (
 ): Room => ({
   ...toRoomSummary(row),
   userIDs: participants.map((p) => p.user_id),
+  adminUserIDs: participants.filter((p) => p.is_admin === 1).map((p) => p.user_id),
+  xcRoomID: row.xc_room_id,
   created: row.created,
   updated: row.updated,
 })
+
+/** 409/40901: the customer's room ID names another room of the organization. */
+export const xcRoomIDTaken = (xcRoomID: string) =>
+  new AppError('conflict', `xcRoomID ${xcRoomID} is taken by another room`, 'xcRoomID')
+
+/** The `created` up to which the user cleared the room's history (0: none), among its participants. */
+export const clearedUpTo = (participants: readonly Selectable<RoomParticipantsTable>[], userID: string) =>
+  participants.find((p) => p.user_id === userID)?.cleared_up_to ?? 0

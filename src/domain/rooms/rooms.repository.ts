@@ -10,6 +10,7 @@ export const insertRoom = (db: Kysely<Schema>, row: Insertable<RoomsTable>) =>
     .onConflict((c) => c.column('id').doNothing())
     .execute()
 
+export * from './group-roles.repository.js'
 export * from './room-read.repository.js'
 
 export const findRoom = (db: Kysely<Schema>, id: string) =>

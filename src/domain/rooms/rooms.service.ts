@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
+import { isUniqueViolation } from '../../errors/faults.js'
 import type { Clock } from '../../lib/clock.js'
 import { isText } from '../../lib/formats.js'
 import { Batcher } from '../../storage/batcher.js'
@@ -11,8 +12,26 @@ import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { UsersService } from '../users/users.service.js'
 import { type GroupRoomLimit, joinGroup } from './group-room-limit.js'
 import { KeptReads } from './kept-reads.js'
-import { personalPeer, personalRoomID, type Room, RoomType, type SendTarget, toRoom } from './room.js'
+import {
+  personalPeer,
+  personalRoomID,
+  type Room,
+  RoomType,
+  type SendTarget,
+  toRoom,
+  xcRoomIDTaken,
+} from './room.js'
 import type { RoomRead, RoomReadKey } from './room-read.repository.js'
+
+/** A group room as the server API (or a user, through createGroup) makes it. */
+export interface NewGroupRoom {
+  name: string
+  imageURL?: string | undefined
+  userIDs: string[]
+  adminUserIDs?: string[] | undefined
+  /** The customer's own ID of the room, unique in the organization (409/40901 when taken). */
+  xcRoomID?: string | undefined
+}
 
 /** A room the caller may use, with its participants. */
 export interface RoomAccess {
@@ -55,20 +74,27 @@ export class RoomsService {
     return this.repositories.rooms.readRoom(this.database.db, roomID, userIDs)
   }
 
+  /** A group room of the caller and these users; the caller is its admin. */
   async createGroup(
     client: ClientIdentity,
     input: { name: string; imageURL?: string; userIDs: string[] },
   ): Promise<Room> {
     const members = [client.userID, ...input.userIDs.filter((id) => id !== client.userID)]
-    return this.createGroupIn(client.organizationID, { ...input, userIDs: members })
+    return this.createGroupIn(client.organizationID, {
+      ...input,
+      userIDs: members,
+      adminUserIDs: [client.userID],
+    })
   }
 
-  /** A group room of the organization with these users (server API: nobody creates it as a user). */
-  async createGroupIn(
-    organizationID: string,
-    input: { name: string; imageURL?: string | undefined; userIDs: string[] },
-  ): Promise<Room> {
+  /**
+   * A group room of the organization with these users (server API: nobody creates it as a user),
+   * `adminUserIDs` among them its admins (none: only the server API manages it).
+   */
+  async createGroupIn(organizationID: string, input: NewGroupRoom): Promise<Room> {
     const members = [...new Set(input.userIDs)]
+    const admins = input.adminUserIDs ?? []
+    if (admins.some((id) => !members.includes(id))) throw paramError('adminUserIDs', 'must be among userIDs')
     await this.users.getMany(organizationID, members, { living: true })
     const now = this.clock.now()
     const row: Insertable<RoomsTable> = {
@@ -77,13 +103,19 @@ export class RoomsService {
       type: RoomType.group,
       name: input.name,
       image_url: input.imageURL ?? '',
+      xc_room_id: input.xcRoomID ?? '',
       created: now,
       updated: now,
     }
-    await this.database.transaction(async (trx) => {
-      await this.repositories.rooms.insertRoom(trx, row)
-      await joinGroup(trx, this.groupRooms, row.id, members, now)
-    })
+    await this.database
+      .transaction(async (trx) => {
+        await this.repositories.rooms.insertRoom(trx, row)
+        await joinGroup(trx, this.groupRooms, row.id, members, now)
+        await this.repositories.rooms.setAdmins(trx, row.id, admins, true)
+      })
+      .catch((error: unknown) => {
+        throw isUniqueViolation(error) ? xcRoomIDTaken(input.xcRoomID ?? '') : error
+      })
     return this.getIn(organizationID, row.id)
   }
 
@@ -95,20 +127,6 @@ export class RoomsService {
 
   async get(client: ClientIdentity, roomID: string): Promise<Room> {
     const { room, participants } = await this.access(client, roomID)
-    return toRoom(room, participants)
-  }
-
-  async addParticipants(client: ClientIdentity, roomID: string, userIDs: string[]): Promise<Room> {
-    await this.groupAccess(client, roomID)
-    await this.addTo(client.organizationID, roomID, userIDs)
-    return this.get(client, roomID)
-  }
-
-  async removeParticipants(client: ClientIdentity, roomID: string, userIDs: string[]): Promise<Room> {
-    await this.groupAccess(client, roomID)
-    await this.changeParticipants(roomID, userIDs)
-    // Read without the participant check: the caller may have removed themselves.
-    const { room, participants } = await this.access(client, roomID, { participantOnly: false })
     return toRoom(room, participants)
   }
 
@@ -132,11 +150,6 @@ export class RoomsService {
       await joinGroup(trx, this.groupRooms, roomID, [...new Set(userIDs)], now)
       await this.repositories.rooms.touchRoom(trx, roomID, now)
     })
-  }
-
-  async leave(client: ClientIdentity, roomID: string): Promise<void> {
-    await this.groupAccess(client, roomID)
-    await this.changeParticipants(roomID, [client.userID])
   }
 
   /**
@@ -253,16 +266,11 @@ export class RoomsService {
   }
 
   private ofOrganization(organizationID: string, roomID: string, read: RoomAccess | undefined) {
-    if (!read || read.room.organization_id !== organizationID) {
+    // A deleted room exists for nobody.
+    if (!read || read.room.organization_id !== organizationID || read.room.deleted_at !== null) {
       throw new AppError('notFound', `Room ${roomID} not found`)
     }
     return read
-  }
-
-  private async groupAccess(client: ClientIdentity, roomID: string) {
-    const access = await this.access(client, roomID)
-    if (access.room.type !== RoomType.group) throw paramError('roomID', 'must be a group room')
-    return access
   }
 
   private async changeParticipants(roomID: string, userIDs: string[]): Promise<void> {

@@ -6,6 +6,7 @@ import type { Database } from '../../storage/database.js'
 import type { Schema } from '../../storage/schema.js'
 import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Repositories } from '../repositories.js'
+import { claimingUsername } from '../users/profiles.js'
 import type { UserProfile } from '../users/user.js'
 
 /** A ticket is valid for one hour (docs/reference/server-api.md) and can be exchanged once. */
@@ -65,18 +66,28 @@ export class TicketsService {
         },
       )
     // A returning user (most tickets) is no new user, so no event: on PostgreSQL the upsert is then
-    // one statement on its own, without the round trips of a transaction around it.
+    // one statement on its own, without the round trips of a transaction around it. A username
+    // another user has is 409/40901 (field 109).
     if (user && this.database.dialect === 'postgres')
-      return { userID: await issue(this.database.db), ticket, expiresAt }
-    const userID = await this.database.transaction(async (trx) => {
-      const userID = await issue(trx)
-      // Created now (not found by its xcUserID): the backend hears of it with the change.
-      if (userID === newID) {
-        const user = { userID, xcUserID: profile.xcUserID, fullName: profile.fullName ?? '' }
-        await this.happenings.emit(trx, 'user.created', { organizationID, user })
+      return {
+        userID: await claimingUsername(profile.username, () => issue(this.database.db), '109'),
+        ticket,
+        expiresAt,
       }
-      return userID
-    })
+    const userID = await claimingUsername(
+      profile.username,
+      () =>
+        this.database.transaction(async (trx) => {
+          const userID = await issue(trx)
+          // Created now (not found by its xcUserID): the backend hears of it with the change.
+          if (userID === newID) {
+            const user = { userID, xcUserID: profile.xcUserID, fullName: profile.fullName ?? '' }
+            await this.happenings.emit(trx, 'user.created', { organizationID, user })
+          }
+          return userID
+        }),
+      '109',
+    )
     return { userID, ticket, expiresAt }
   }
 }

@@ -7,6 +7,7 @@ import type { Actor } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
 import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Repositories } from '../repositories.js'
+import { claimingUsername } from './profiles.js'
 import { toUserAccount, type UserAccount, type UserProfile } from './user.js'
 
 /** Names a user: by userID, else by xcUserID. */
@@ -34,7 +35,7 @@ export interface UserAccountsDependencies {
   eraseMessages: (organizationID: string, userID: string) => Promise<number>
   /** Where the deletion is reported (`user.deleted`, in its transaction). */
   happenings: Dispatcher
-  /** Removes the files the user uploaded and never sent (their bytes and names). */
+  /** Removes the files the user uploaded and never sent, and their profile photos (bytes and names). */
   eraseUploads: (userID: string) => Promise<void>
   /** Erases what stored deliveries hold of the user (the `user.deleted` notice goes on). */
   eraseDeliveries: (userID: string) => Promise<void>
@@ -55,6 +56,7 @@ const COLUMNS = {
   photoThumbnailURL: 'photo_thumbnail_url',
   photoFullsizeURL: 'photo_fullsize_url',
   userRoleCode: 'user_role_code',
+  bio: 'bio',
 } as const satisfies Record<keyof ProfileChanges, keyof UsersTable>
 
 /**
@@ -88,7 +90,11 @@ export class UserAccounts {
       const value = changes[field as keyof ProfileChanges]
       if (value !== undefined) set[column] = value
     }
-    await this.deps.repositories.users.updateUser(this.deps.database.db, row.id, set)
+    await claimingUsername(
+      changes.username,
+      () => this.deps.repositories.users.updateUser(this.deps.database.db, row.id, set),
+      '109',
+    )
     return this.get(organizationID, { userID: row.id })
   }
 

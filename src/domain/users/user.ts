@@ -12,6 +12,7 @@ export interface UserProfile {
   photoThumbnailURL?: string | undefined
   photoFullsizeURL?: string | undefined
   userRoleCode?: string | undefined
+  bio?: string | undefined
 }
 
 /** The user object of the client APIs (docs/reference/client-api.md); `fullname` as in the chat SDK's user model. */
@@ -24,6 +25,8 @@ export interface User {
   username: string
   imageURL: { thumbnail: string; fullsize: string }
   userRole: { code: string }
+  /** What the user says of themselves; '' when not set. */
+  bio: string
   created: number
   updated: number
 }
@@ -42,6 +45,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     username: row.username,
     imageURL: { thumbnail: row.photo_thumbnail_url, fullsize: row.photo_fullsize_url },
     userRole: { code: row.user_role_code },
+    bio: row.bio,
     created: row.created,
     updated: row.updated,
   }

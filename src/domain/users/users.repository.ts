@@ -114,6 +114,7 @@ export const eraseUser = (db: Kysely<Schema>, id: string, now: number) =>
       photo_thumbnail_url: '',
       photo_fullsize_url: '',
       user_role_code: '',
+      bio: '',
       updated: now,
       deleted_at: now,
     })

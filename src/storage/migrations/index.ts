@@ -30,6 +30,8 @@ import * as scheduledMessages from './0031_scheduled_messages.js'
 import * as moderationReports from './0032_moderation_reports.js'
 import * as contactsAndBlocks from './0035_contacts_and_blocks.js'
 import * as roomStates from './0036_room_states.js'
+import * as groupRoles from './0039_group_roles.js'
+import * as profiles from './0040_profiles.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -64,4 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0032_moderation_reports': moderationReports,
   '0035_contacts_and_blocks': contactsAndBlocks,
   '0036_room_states': roomStates,
+  '0039_group_roles': groupRoles,
+  '0040_profiles': profiles,
 }
