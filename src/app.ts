@@ -35,6 +35,7 @@ import { zodValidatorCompiler } from './http/validation.js'
 import { type Clock, systemClock } from './lib/clock.js'
 import { DestinationPolicy } from './lib/destinations.js'
 import { PACKAGE_ROOT } from './lib/package-root.js'
+import { useMail } from './mail/index.js'
 import { GATEWAY_DEFAULTS, gateway } from './realtime/gateway.js'
 import { LocalHub } from './realtime/hub.js'
 import { LocalPresence, Presence, RedisPresence } from './realtime/presence.js'
@@ -182,6 +183,7 @@ export async function buildApp(options: AppOptions) {
           disableAfterMs: endpointDisableAfterMs,
           chain: endpointChain,
         }),
+        email: services.email.deliveries,
       },
     },
     {
@@ -193,6 +195,7 @@ export async function buildApp(options: AppOptions) {
   )
   services.deliveryBell.listen(() => delivery.wake())
   app.decorate('delivery', delivery)
+  useMail(app, config, services.email)
   if (autoStart) app.addHook('onReady', async () => delivery.start())
   // Files uploaded and never sent go after a day; looked for every hour.
   let stopSweeping = () => {}

@@ -1,6 +1,7 @@
 import type { Cases } from './domain/cases/cases.js'
 import type { ChatbotDeliveries } from './domain/delivery/chatbot-deliveries.js'
 import type { DeliveryBell } from './domain/delivery/delivery-bell.js'
+import type { EmailDeliveries } from './domain/email/email-target.js'
 import type { Events } from './domain/events/events.service.js'
 import { afterCommit, inTransaction, type Listener } from './domain/happenings/dispatcher.js'
 import { frameListeners } from './realtime/frame-listeners.js'
@@ -13,13 +14,15 @@ export interface ListenerTargets {
   chatbotDeliveries: ChatbotDeliveries
   bell: DeliveryBell
   cases: Cases
+  emailDeliveries: EmailDeliveries
 }
 
 /**
  * Every consequence of every happening (src/domain/happenings/catalogue.ts), in the order each
  * runs: a new consequence is a line here, not a call in the service that made the change.
  */
-export function listeners({ hub, events, chatbotDeliveries, bell, cases }: ListenerTargets): Listener[] {
+export function listeners(targets: ListenerTargets): Listener[] {
+  const { hub, events, chatbotDeliveries, bell, cases, emailDeliveries } = targets
   return [
     // In the change's transaction: the outbox (events for the organization's endpoints, and for a
     // chatbot that opted in; a visitor's message for the case's chatbot).
@@ -30,6 +33,7 @@ export function listeners({ hub, events, chatbotDeliveries, bell, cases }: Liste
       events.messageNew(trx, stored.organizationID, stored.message, stored.recipientIDs),
     ),
     inTransaction('message.stored', (stored, trx) => chatbotDeliveries.messageStored(trx, stored)),
+    inTransaction('message.stored', (stored, trx) => emailDeliveries.messageStored(trx, stored)),
     inTransaction('message.read', (read, trx) =>
       events.messageRead(trx, read.organizationID, read.roomID, read.userID, read.upTo),
     ),

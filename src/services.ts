@@ -1,3 +1,4 @@
+// Long file: the composition root, where every service is wired once.
 import type { UploadLimits } from './config/config.js'
 import { encodeEvent } from './contract/events.js'
 import { AgentSessions } from './domain/agents/agent-sessions.js'
@@ -10,6 +11,7 @@ import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
 import { ChatbotDeliveries } from './domain/delivery/chatbot-deliveries.js'
 import { DeliveryBell } from './domain/delivery/delivery-bell.js'
+import { createEmail, createEmailChannel, type Email } from './domain/email/email.js'
 import { EventEndpoints } from './domain/events/event-endpoints.service.js'
 import { Events } from './domain/events/events.service.js'
 import { FileLinks } from './domain/files/file-links.js'
@@ -92,6 +94,8 @@ export interface Services {
   eventSealer: Sealer
   /** Rung as new deliveries commit (a wake-up, not the outbox): the delivery worker listens. */
   deliveryBell: DeliveryBell
+  /** The e-mail channel: mailboxes, mail in, replies out (docs/guides/email.md). */
+  email: Email
 }
 
 export interface Dependencies {
@@ -174,6 +178,18 @@ export function createServices({
     happenings,
     destinations,
   )
+  const emailDeps = {
+    database,
+    clock,
+    masterKey,
+    repositories,
+    happenings,
+    senders,
+    files,
+    organizations,
+    audit,
+  }
+  const emailChannel = createEmailChannel(emailDeps)
   const cases = createCases({
     database,
     clock,
@@ -187,9 +203,20 @@ export function createServices({
     chatbots,
     organizations,
     reopenWindowHours: caseReopenWindowHours,
+    channels: { email: emailChannel },
   })
+  const email = createEmail(emailDeps, emailChannel, cases.channelCases)
   const chatbotDeliveries = new ChatbotDeliveries({ database, repositories, happenings })
-  happenings.listen(listeners({ hub, events, chatbotDeliveries, bell: deliveryBell, cases }))
+  happenings.listen(
+    listeners({
+      hub,
+      events,
+      chatbotDeliveries,
+      bell: deliveryBell,
+      cases,
+      emailDeliveries: email.deliveries,
+    }),
+  )
   const agentSessions = new AgentSessions(database, repositories, clock, happenings)
   const keyPairs = { database, repositories, clock, organizations, audit }
   const sessions = new SessionsService(
@@ -283,5 +310,6 @@ export function createServices({
     }),
     eventSealer,
     deliveryBell,
+    email,
   }
 }

@@ -24,6 +24,7 @@ import { agentCaseAPI } from './cases.js'
 import { describe, PREFIX } from './describe.js'
 import { eventEndpointsAPI } from './event-endpoints.js'
 import { AddressLoginLimit } from './login-limit.js'
+import { mailboxAPI } from './mailbox.js'
 import { agentNotesAPI } from './notes.js'
 import { agentReopenTagsAPI } from './reopen-tags.js'
 import { agentReportsAPI } from './reports.js'
@@ -145,6 +146,7 @@ export async function agentAPI(
     )
     await signedIn.register(adminAPI)
     await signedIn.register(eventEndpointsAPI)
+    await signedIn.register(mailboxAPI)
     const routes = signedIn.withTypeProvider<ZodTypeProvider>()
     routes.post(
       `${PREFIX}/auth/logout`,

@@ -25,6 +25,7 @@ import * as unsearchedChatMessages from './0023_unsearched_chat_messages.js'
 import * as deletedMessagesIndex from './0024_deleted_messages_index.js'
 import * as unsentFileQuotas from './0025_unsent_file_quotas.js'
 import * as idWorkerLeases from './0026_id_worker_leases.js'
+import * as channels from './0043_channels.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0024_deleted_messages_index': deletedMessagesIndex,
   '0025_unsent_file_quotas': unsentFileQuotas,
   '0026_id_worker_leases': idWorkerLeases,
+  '0043_channels': channels,
 }
