@@ -20,6 +20,7 @@ import { httpChatbotClient } from './domain/delivery/attempt.js'
 import { ThreadChainSender } from './domain/delivery/chain-sender.js'
 import { ChatbotTarget } from './domain/delivery/chatbot-target.js'
 import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
+import { EmailTarget } from './domain/email/email-target.js'
 import { DISABLE_AFTER_MS, ENDPOINT_CHAIN, EndpointTarget } from './domain/events/endpoint-target.js'
 import { sweepUnsentFiles } from './domain/files/unsent-sweep.js'
 import { repositories } from './domain/repositories.js'
@@ -183,7 +184,12 @@ export async function buildApp(options: AppOptions) {
           disableAfterMs: endpointDisableAfterMs,
           chain: endpointChain,
         }),
-        email: services.email.deliveries,
+        email: new EmailTarget({
+          ...targetDeps,
+          senders: services.email.senders,
+          channel: services.email.channel,
+          isOnline: (userIDs) => presence.online(userIDs),
+        }),
       },
     },
     {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signInAgent } from './support/agents.js'
 import { useServer } from './support/app.js'
-import { roomMessages } from './support/cases.js'
-import { createOrganization } from './support/clients.js'
+import { openCase, roomMessages } from './support/cases.js'
+import { createOrganization, signIn } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { sendMail, startMailSink } from './support/mail.js'
+import { connect } from './support/sockets.js'
 
 const SUPPORT = 'support@shop.example'
 const VISITOR = 'vera@customer.example'
@@ -25,7 +26,7 @@ describeEachDatabase('e-mail channel', (dialect) => {
     server = started()
     sink = await startMailSink()
     org = await createOrganization(server, 'Shop')
-    agent = await signInAgent(server, org.organizationID, 'ada@shop.example')
+    agent = await signInAgent(server, org.organizationID, 'ada@shop.example', { maxConcurrentCases: 5 })
     await agent.call('/agent/set_status', { status: 'online' })
     const admin = await signInAgent(server, org.organizationID, 'root@shop.example', { role: 'admin' })
     const connected = await admin.call('/admin/mailbox/connect', {
@@ -193,5 +194,39 @@ describeEachDatabase('e-mail channel', (dialect) => {
     await expect(sendMail(port(), { from: VISITOR, to: 'nobody@shop.example', text: 'x' })).rejects.toThrow(
       /550/,
     )
+  })
+
+  test('continuity: a widget visitor who left gets the reply by e-mail, and their answer comes back into the case', async () => {
+    const visitor = await signIn(server, org.serverKey, 'web-1', { email: 'wes@customer.example' })
+    const opened = await openCase(visitor, 'Is the blue one in stock?')
+    const send = (localID: string, body: string) =>
+      agent.call('/case/send_message', { id: opened.caseID, localID, messageType: 'text', text: { body } })
+    const before = sink.received.length
+    // Online when the delay is over: nothing by e-mail.
+    const socket = await connect(server.url, visitor.accessToken)
+    await send('c1', 'Let me look.')
+    server.clock.advance(10 * 60_000)
+    await server.app.delivery.drain()
+    expect(sink.received).toHaveLength(before)
+    await socket.close()
+    // Gone: not before the delay (10 minutes by default), then by e-mail.
+    await send('c2', 'Yes, in stock.')
+    await server.app.delivery.drain()
+    expect(sink.received).toHaveLength(before)
+    server.clock.advance(10 * 60_000)
+    await server.app.delivery.drain()
+    expect(sink.received).toHaveLength(before + 1)
+    const mail = sink.received.at(-1)
+    expect(mail?.to).toMatchObject({ value: [{ address: 'wes@customer.example' }] })
+    expect(mail?.text?.trim()).toBe('Yes, in stock.')
+    await sendMail(port(), {
+      from: 'wes@customer.example',
+      to: mail?.replyTo?.value[0]?.address as string,
+      subject: 'Re: Case',
+      inReplyTo: mail?.messageId as string,
+      text: `Great, ordering now.\n\nOn Tue, Ada wrote:\n> Yes, in stock.`,
+    })
+    const answers = (await roomMessages(server, opened.roomID)).filter((m) => m.sender_id === visitor.userID)
+    expect(answers.map((m) => m.body)).toEqual(['Is the blue one in stock?', 'Great, ordering now.'])
   })
 })

@@ -42,12 +42,16 @@ export class ChannelCases {
 
   /** The case the message went into, and whether it opened it. */
   async receive(received: Received, keep?: KeepReceived): Promise<{ caseID: string; opened: boolean }> {
-    const userID = await this.identify(received)
+    const { database, repositories } = this.deps
+    const threaded = received.caseID
+      ? await repositories.cases.findCase(database.db, received.caseID)
+      : undefined
+    const userID = (await this.visitorWriting(threaded, received)) ?? (await this.identify(received))
     const client = { organizationID: received.organizationID, userID, sessionID: '' }
     const { files, refused } = await this.upload(received, userID)
     const text = [received.text, ...refused].join('\n\n').trim() || '(no text)'
     const localID = localIDOf(received.key)
-    const open = await this.openCaseFor(received, userID)
+    const open = await this.openCaseFor(received, userID, threaded)
     let caseID: string
     if (open) {
       caseID = open.id
@@ -90,18 +94,33 @@ export class ChannelCases {
     })
   }
 
-  /** The open case the message belongs in: the threaded one if it is the contact's, else their latest on the channel. */
-  private async openCaseFor(received: Received, userID: string): Promise<CaseRow | undefined> {
+  /**
+   * The visitor of a case of another channel the message was threaded into, when the contact is
+   * theirs: an app visitor answering by e-mail a reply that reached them by e-mail (continuity).
+   */
+  private async visitorWriting(threaded: CaseRow | undefined, received: Received) {
+    if (
+      !threaded ||
+      threaded.organization_id !== received.organizationID ||
+      threaded.channel === received.channel
+    )
+      return undefined
     const { database, repositories } = this.deps
-    const own = (row: CaseRow | undefined) =>
-      row &&
+    const [visitor] = await repositories.users.findUsers(database.db, threaded.organization_id, [
+      threaded.user_id,
+    ])
+    return visitor?.email.toLowerCase() === received.contact.address ? threaded.user_id : undefined
+  }
+
+  /** The open case the message belongs in: the threaded one if it is the contact's, else their latest on the channel. */
+  private async openCaseFor(received: Received, userID: string, threaded: CaseRow | undefined) {
+    const { database, repositories } = this.deps
+    const own = (row: CaseRow | undefined): row is CaseRow =>
+      !!row &&
       row.user_id === userID &&
       row.organization_id === received.organizationID &&
       row.status !== 'closed'
-    if (received.caseID) {
-      const threaded = await repositories.cases.findCase(database.db, received.caseID)
-      if (own(threaded)) return threaded
-    }
+    if (own(threaded)) return threaded
     const cases = await repositories.cases.listCasesOfUser(database.db, userID)
     return cases.find((row) => own(row) && row.channel === received.channel)
   }

@@ -92,7 +92,7 @@ export const emailOfMessage = (db: Kysely<Schema>, messageID: string) =>
  */
 export const recordEmailDelivery = (
   db: Kysely<Schema>,
-  delivery: { id: string; caseID: string; messageID: string; seq: number; now: number },
+  delivery: { id: string; caseID: string; messageID: string; seq: number; now: number; due: number },
 ) =>
   db
     .insertInto('deliveries')
@@ -105,8 +105,19 @@ export const recordEmailDelivery = (
       message_id: delivery.messageID,
       seq: delivery.seq,
       status: 'pending',
-      next_attempt_at: delivery.now,
+      next_attempt_at: delivery.due,
       created: delivery.now,
       updated: delivery.now,
     })
     .execute()
+
+/** Up to when a user has read a room (epoch ms of the newest message read; 0: nothing). */
+export const readUpTo = async (db: Kysely<Schema>, roomID: string, userID: string) =>
+  (
+    await db
+      .selectFrom('room_participants')
+      .select('read_up_to')
+      .where('room_id', '=', roomID)
+      .where('user_id', '=', userID)
+      .executeTakeFirst()
+  )?.read_up_to ?? 0

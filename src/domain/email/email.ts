@@ -23,6 +23,8 @@ export interface Email {
   addresses: CaseAddresses
   deliveries: EmailDeliveries
   mailboxes: Mailboxes
+  /** Who sent a message (the outbox target names the agent). */
+  senders: Senders
 }
 
 export interface EmailDependencies {
@@ -58,8 +60,9 @@ export function createEmail(
     channel,
     addresses,
     inbound: new EmailInbound({ ...deps, channelCases, addresses }),
-    deliveries: new EmailDeliveries({ ...deps, channel }),
+    deliveries: new EmailDeliveries(deps),
     mailboxes: new Mailboxes({ ...deps, sealer: mailboxSealer(deps.masterKey) }),
+    senders: deps.senders,
   }
 }
 
