@@ -131,6 +131,31 @@ export class Mailboxes {
     return (await this.get(actor, organizationID)) as Mailbox
   }
 
+  /** The mailboxes to fetch mail from over IMAP, each with its password opened. */
+  async polled(): Promise<(MailboxRow & { password: string })[]> {
+    const rows = await this.deps.repositories.email.listPolledMailboxes(this.deps.database.db)
+    return rows.map((row) => ({
+      ...row,
+      password: row.imap_password && this.deps.sealer.open(row.imap_password),
+    }))
+  }
+
+  /** A poll's outcome: its time and error ('' when it went well), and where it got to. */
+  recordPoll(
+    organizationID: string,
+    poll: { error: string; uidValidity?: string | undefined; lastUID?: number | undefined },
+  ): Promise<unknown> {
+    const progress =
+      poll.uidValidity === undefined
+        ? {}
+        : { imap_uid_validity: poll.uidValidity, imap_last_uid: poll.lastUID ?? 0 }
+    return this.deps.repositories.email.updateMailbox(this.deps.database.db, organizationID, {
+      last_poll_at: this.deps.clock.now(),
+      last_error: poll.error.slice(0, 500),
+      ...progress,
+    })
+  }
+
   /** The mailbox an inbound message's recipient is (its `+…` part taken off by the caller). */
   byAddress(address: string): Promise<MailboxRow | undefined> {
     return this.deps.repositories.email.findMailboxByAddress(this.deps.database.db, normalAddress(address))
