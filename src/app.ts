@@ -22,6 +22,7 @@ import { httpChatbotClient } from './domain/delivery/attempt.js'
 import { ThreadChainSender } from './domain/delivery/chain-sender.js'
 import { ChatbotTarget } from './domain/delivery/chatbot-target.js'
 import { DELIVERY_DEFAULTS, type DeliveryOptions, DeliveryWorker } from './domain/delivery/delivery.worker.js'
+import { EmailTarget } from './domain/email/email-target.js'
 import { DISABLE_AFTER_MS, ENDPOINT_CHAIN, EndpointTarget } from './domain/events/endpoint-target.js'
 import { sweepUnsentFiles } from './domain/files/unsent-sweep.js'
 import { repositories } from './domain/repositories.js'
@@ -38,6 +39,7 @@ import { zodValidatorCompiler } from './http/validation.js'
 import { type Clock, systemClock } from './lib/clock.js'
 import { DestinationPolicy } from './lib/destinations.js'
 import { PACKAGE_ROOT } from './lib/package-root.js'
+import { useMail } from './mail/index.js'
 import { GATEWAY_DEFAULTS, gateway } from './realtime/gateway.js'
 import { LocalHub } from './realtime/hub.js'
 import { LocalPresence, Presence, RedisPresence } from './realtime/presence.js'
@@ -194,6 +196,12 @@ export async function buildApp(options: AppOptions) {
           disableAfterMs: endpointDisableAfterMs,
           chain: endpointChain,
         }),
+        email: new EmailTarget({
+          ...targetDeps,
+          senders: services.email.senders,
+          channel: services.email.channel,
+          isOnline: (userIDs) => presence.online(userIDs),
+        }),
       },
     },
     {
@@ -205,6 +213,7 @@ export async function buildApp(options: AppOptions) {
   )
   services.deliveryBell.listen(() => delivery.wake())
   app.decorate('delivery', delivery)
+  useMail(app, config, services.email)
   if (autoStart) app.addHook('onReady', async () => delivery.start())
   // Files uploaded and never sent go after a day; looked for every hour.
   let stopSweeping = () => {}

@@ -1,6 +1,7 @@
 import type { Cases } from './domain/cases/cases.js'
 import type { ChatbotDeliveries } from './domain/delivery/chatbot-deliveries.js'
 import type { DeliveryBell } from './domain/delivery/delivery-bell.js'
+import type { EmailDeliveries } from './domain/email/email-target.js'
 import type { Events } from './domain/events/events.service.js'
 import { afterCommit, inTransaction, type Listener } from './domain/happenings/dispatcher.js'
 import type { People } from './domain/people/people.js'
@@ -15,20 +16,15 @@ export interface ListenerTargets {
   bell: DeliveryBell
   cases: Cases
   people: People
+  emailDeliveries: EmailDeliveries
 }
 
 /**
  * Every consequence of every happening (src/domain/happenings/catalogue.ts), in the order each
  * runs: a new consequence is a line here, not a call in the service that made the change.
  */
-export function listeners({
-  hub,
-  events,
-  chatbotDeliveries,
-  bell,
-  cases,
-  people,
-}: ListenerTargets): Listener[] {
+export function listeners(targets: ListenerTargets): Listener[] {
+  const { hub, events, chatbotDeliveries, bell, cases, people, emailDeliveries } = targets
   return [
     // In the change's transaction: the outbox (events for the organization's endpoints, and for a
     // chatbot that opted in; a visitor's message for the case's chatbot).
@@ -42,6 +38,7 @@ export function listeners({
     inTransaction('message.edited', ({ organizationID, message }, trx) =>
       events.messageUpdated(trx, organizationID, message),
     ),
+    inTransaction('message.stored', (stored, trx) => emailDeliveries.messageStored(trx, stored)),
     inTransaction('message.read', (read, trx) =>
       events.messageRead(trx, read.organizationID, read.roomID, read.userID, read.upTo),
     ),

@@ -1,3 +1,4 @@
+// Long file: the composition root, where every service is wired once.
 import { type ChatFeatures, chatFeatures } from './chat-features.js'
 import type { UploadLimits } from './config/config.js'
 import { encodeEvent } from './contract/events.js'
@@ -11,6 +12,7 @@ import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
 import { ChatbotDeliveries } from './domain/delivery/chatbot-deliveries.js'
 import { DeliveryBell } from './domain/delivery/delivery-bell.js'
+import { createEmail, createEmailChannel, type Email } from './domain/email/email.js'
 import { EventEndpoints } from './domain/events/event-endpoints.service.js'
 import { Events } from './domain/events/events.service.js'
 import { FileLinks } from './domain/files/file-links.js'
@@ -105,6 +107,8 @@ export interface Services extends ChatFeatures {
   groupRoles: GroupRoles
   /** Usernames, bios and photos. */
   profiles: Profiles
+  /** The e-mail channel: mailboxes, mail in, replies out (docs/guides/email.md). */
+  email: Email
 }
 
 export interface Dependencies {
@@ -189,6 +193,18 @@ export function createServices({
     happenings,
     destinations,
   )
+  const emailDeps = {
+    database,
+    clock,
+    masterKey,
+    repositories,
+    happenings,
+    senders,
+    files,
+    organizations,
+    audit,
+  }
+  const emailChannel = createEmailChannel(emailDeps)
   const cases = createCases({
     database,
     clock,
@@ -202,9 +218,21 @@ export function createServices({
     chatbots,
     organizations,
     reopenWindowHours: caseReopenWindowHours,
+    channels: { email: emailChannel },
   })
+  const email = createEmail(emailDeps, emailChannel, cases.channelCases)
   const chatbotDeliveries = new ChatbotDeliveries({ database, repositories, happenings })
-  happenings.listen(listeners({ hub, events, chatbotDeliveries, bell: deliveryBell, cases, people }))
+  happenings.listen(
+    listeners({
+      hub,
+      events,
+      chatbotDeliveries,
+      bell: deliveryBell,
+      cases,
+      people,
+      emailDeliveries: email.deliveries,
+    }),
+  )
   const agentSessions = new AgentSessions(database, repositories, clock, happenings)
   const keyPairs = { database, repositories, clock, organizations, audit }
   const sessions = new SessionsService(
@@ -310,5 +338,6 @@ export function createServices({
     people,
     groupRoles: new GroupRoles({ database, clock, repositories, rooms, users, files, happenings }),
     profiles,
+    email,
   }
 }

@@ -23,6 +23,7 @@ export function aCase(caseID: string, changes: Partial<Case> = {}): Case {
     agentAccountID: '',
     roomID: `room-${caseID}`,
     firstMessage: 'help',
+    channel: 'app',
     created: 1,
     updated: tick(),
     closedTime: null,

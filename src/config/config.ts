@@ -1,3 +1,4 @@
+// Long file: every environment variable in one schema, parsed and checked once.
 import { isIP } from 'node:net'
 import { z } from 'zod'
 import { type AllowList, parseAllowList } from '../lib/destinations.js'
@@ -45,6 +46,10 @@ export interface Config {
   connectionsPerAddress: number
   /** Open /connect sockets per session and per user on one instance (SOCKETS_PER_SESSION, SOCKETS_PER_USER). */
   sockets: { perSession: number; perUser: number }
+  /** The inbound SMTP listener (EMAIL_SMTP_PORT, unset: off; EMAIL_SMTP_HOST) and its size limit (EMAIL_MAX_MB). */
+  emailSMTP: { port: number | undefined; host: string; maxBytes: number }
+  /** How often IMAP mailboxes are looked at besides IDLE, and the list of mailboxes read (EMAIL_IMAP_POLL_SECONDS). */
+  emailIMAPPollSeconds: number
 }
 
 /** Time limits of HTTP connections, in milliseconds (docs/reference/limits.md). */
@@ -185,6 +190,10 @@ const env = z.object({
   CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(128),
   SOCKETS_PER_SESSION: z.coerce.number().int().min(1).default(16),
   SOCKETS_PER_USER: z.coerce.number().int().min(1).default(32),
+  EMAIL_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  EMAIL_SMTP_HOST: z.string().default('0.0.0.0'),
+  EMAIL_MAX_MB: z.coerce.number().int().min(1).max(1024).default(50),
+  EMAIL_IMAP_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   CHATBOT_URL_ALLOW: z
     .string()
     .default('')
@@ -255,6 +264,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     connectionsPerAddress: e.CONNECTIONS_PER_ADDRESS,
     sockets: { perSession: e.SOCKETS_PER_SESSION, perUser: e.SOCKETS_PER_USER },
+    emailSMTP: { port: e.EMAIL_SMTP_PORT, host: e.EMAIL_SMTP_HOST, maxBytes: e.EMAIL_MAX_MB * MiB },
+    emailIMAPPollSeconds: e.EMAIL_IMAP_POLL_SECONDS,
   }
 }
 

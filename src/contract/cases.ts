@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CASE_STATUSES, type Case, type TaggedCase } from '../domain/cases/case.js'
+import { CHANNELS } from '../domain/channels/channel.js'
 import {
   optionalText,
   params,
@@ -24,6 +25,7 @@ export const caseShape = shapeOf<Case>()(
     agentAccountID: z.string(),
     roomID: z.string(),
     firstMessage: z.string(),
+    channel: z.enum(CHANNELS).describe('The channel the case came in on: the app or widget, or e-mail.'),
     created: z.number().int(),
     updated: z.number().int(),
     closedTime: z.number().int().nullable(),

@@ -4,6 +4,7 @@ import * as cases from './cases/cases.repository.js'
 import * as tags from './cases/tags.repository.js'
 import * as chatbots from './chatbots/chatbots.repository.js'
 import * as deliveries from './delivery/deliveries.repository.js'
+import * as email from './email/email.repository.js'
 import * as events from './events/events.repository.js'
 import * as files from './files/files.repository.js'
 import * as keyPairs from './key-pairs/key-pairs.repository.js'
@@ -36,6 +37,7 @@ export interface Repositories {
   cases: typeof cases
   chatbots: typeof chatbots
   deliveries: typeof deliveries
+  email: typeof email
   events: typeof events
   files: typeof files
   keyPairs: typeof keyPairs
@@ -66,6 +68,7 @@ export const repositories: Repositories = {
   cases,
   chatbots,
   deliveries,
+  email,
   events,
   files,
   keyPairs,

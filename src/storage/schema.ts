@@ -246,6 +246,51 @@ export interface CasesTable {
   handed_over_at: number | null
   /** When an agent first wrote in the case; null until then. */
   first_response_at: number | null
+  /** The channel the case came in on (domain/channels): `app` or `email`. */
+  channel: Generated<string>
+}
+
+/** An organization's connected mailbox (domain/email): passwords sealed (lib/sealed.ts). */
+export interface MailboxesTable {
+  organization_id: string
+  address: string
+  display_name: Generated<string>
+  smtp_host: Generated<string>
+  smtp_port: Generated<number>
+  smtp_secure: Generated<number>
+  smtp_user: Generated<string>
+  smtp_password: Generated<string>
+  imap_host: Generated<string>
+  imap_port: Generated<number>
+  imap_secure: Generated<number>
+  imap_user: Generated<string>
+  imap_password: Generated<string>
+  imap_uid_validity: Generated<string>
+  imap_last_uid: Generated<number>
+  /** After how many minutes without a live socket an app visitor gets agents' replies by e-mail (0: never). */
+  continuity_minutes: Generated<number>
+  last_poll_at: number | null
+  last_error: Generated<string>
+  created: number
+  updated: number
+}
+
+/** The e-mail side of a case's message, in or out. */
+export interface EmailMessagesTable {
+  message_id: string
+  organization_id: string
+  case_id: string
+  direction: 'in' | 'out'
+  /** The Message-ID header, without its angle brackets. */
+  header_id: string
+  subject: string
+  from_address: string
+  /** A JSON array of addresses. */
+  to_addresses: string
+  html: Generated<string>
+  /** The whole text part as received, before quoted history and signature were trimmed. */
+  original: Generated<string>
+  created: number
 }
 
 /** Support reports' events of an organization's cases in a UTC day, packed (domain/reports/day-events.ts). */
@@ -268,7 +313,7 @@ export interface CaseTagsTable {
 export interface DeliveriesTable {
   id: string
   /** Who it goes to: `chatbot` (chatbot_id) or `endpoint` (endpoint_id, an event endpoint). */
-  target: 'chatbot' | 'endpoint'
+  target: 'chatbot' | 'endpoint' | 'email'
   /** Deliveries with the same key go one at a time, in `seq` order: the case, or the endpoint. */
   ordering_key: string
   case_id: string | null
@@ -447,6 +492,8 @@ export interface Schema {
   user_blocks: UserBlocksTable
   room_states: RoomStatesTable
   user_photos: UserPhotosTable
+  mailboxes: MailboxesTable
+  email_messages: EmailMessagesTable
 }
 
 /** A message a user will send to a room at `scheduled_time` (pending), or did (sent), or won't. */

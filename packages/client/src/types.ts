@@ -143,6 +143,8 @@ export interface Case {
   /** The room holding the case's messages (read them with `messages.*`, follow it with `watch`). */
   roomID: string
   firstMessage: string
+  /** The channel the case came in on: the app or widget, or e-mail. */
+  channel: 'app' | 'email'
   created: number
   updated: number
   closedTime: number | null

@@ -23,6 +23,7 @@ import { agentCaseAPI } from './cases.js'
 import { describe, PREFIX } from './describe.js'
 import { eventEndpointsAPI } from './event-endpoints.js'
 import { AddressLoginLimit } from './login-limit.js'
+import { mailboxAPI } from './mailbox.js'
 import { messageSettingsAPI } from './message-settings.js'
 import { agentModerationAPI } from './moderation.js'
 import { agentNotesAPI } from './notes.js'
@@ -147,6 +148,7 @@ export async function agentAPI(
     await signedIn.register(adminAPI)
     await signedIn.register(eventEndpointsAPI)
     await signedIn.register(messageSettingsAPI)
+    await signedIn.register(mailboxAPI)
     const routes = signedIn.withTypeProvider<ZodTypeProvider>()
     routes.post(
       `${PREFIX}/auth/logout`,

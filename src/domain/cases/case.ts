@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Selectable } from 'kysely'
 import { AppError } from '../../errors/app-error.js'
 import type { CasesTable } from '../../storage/schema.js'
+import type { ChannelName } from '../channels/channel.js'
 
 /** A case's statuses (docs/reference/cases.md): the one list; the console's copy is generated from it. */
 export const CASE_STATUSES = ['bot', 'queued', 'assigned', 'closed'] as const
@@ -26,6 +27,8 @@ export interface Case {
   agentAccountID: string
   roomID: string
   firstMessage: string
+  /** The channel the case came in on (docs/architecture/channels.md). */
+  channel: ChannelName
   created: number
   updated: number
   closedTime: number | null
@@ -102,6 +105,7 @@ export function toCase(row: Selectable<CasesTable>): Case {
     agentAccountID: row.agent_account_id ?? '',
     roomID: row.room_id,
     firstMessage: row.first_message,
+    channel: row.channel as ChannelName,
     created: row.created,
     updated: row.updated,
     closedTime: row.closed_time,

@@ -1,5 +1,7 @@
 import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
+import type { Channel, ChannelName } from '../channels/channel.js'
+import { ChannelCases } from '../channels/channel-cases.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
 import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
@@ -36,6 +38,8 @@ export interface Cases {
   visitorProfiles: VisitorProfiles
   /** The customer's backend: cases on visitors' behalf (server API). */
   serverCases: ServerCases
+  /** Messages that come in on channels other than the app (domain/channels). */
+  channelCases: ChannelCases
 }
 
 export interface CasesDependencies {
@@ -53,6 +57,8 @@ export interface CasesDependencies {
   organizations: OrganizationsService
   /** CASE_REOPEN_WINDOW_HOURS: how long after closing a case can be reopened; 0: never. */
   reopenWindowHours: number
+  /** The channel modules besides the app (domain/channels/channel.ts). */
+  channels: Partial<Record<ChannelName, Channel>>
 }
 
 export function createCases(deps: CasesDependencies): Cases {
@@ -70,5 +76,6 @@ export function createCases(deps: CasesDependencies): Cases {
     tags: new CaseTags({ ...deps, engine, rows }),
     visitorProfiles: new VisitorProfiles({ ...deps, rows }),
     serverCases: new ServerCases({ ...deps, engine, visitorCases }),
+    channelCases: new ChannelCases({ ...deps, engine, visitorCases }),
   }
 }

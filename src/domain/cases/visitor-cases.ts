@@ -1,6 +1,9 @@
+import type { Selectable } from 'kysely'
 import { AppError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
+import type { MessagesTable } from '../../storage/schema.js'
+import type { ChannelName } from '../channels/channel.js'
 import type { ChatbotsService } from '../chatbots/chatbots.service.js'
 import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Message } from '../messages/message.js'
@@ -35,15 +38,27 @@ export interface VisitorCasesDependencies {
   organizations: OrganizationsService
 }
 
+type MessageRow = Selectable<MessagesTable>
+
+/** A case a visitor opens, and on which channel (the app unless a channel module opens it). */
+export interface NewCase {
+  topicID?: number | undefined
+  message: string
+  channel?: ChannelName
+  localID?: string
+  within?: (trx: Trx, row: CaseRow, first: MessageRow) => Promise<void>
+}
+
 /** The visitor's side of support cases (docs/reference/cases.md): open, read, write in and close their own cases. */
 export class VisitorCases {
   constructor(private readonly deps: VisitorCasesDependencies) {}
 
-  /** A new case with the visitor's first message: to the active chatbot, else to an agent's queue. */
-  async create(
-    client: ClientIdentity,
-    input: { topicID?: number | undefined; message: string },
-  ): Promise<Case> {
+  /**
+   * A new case with the visitor's first message: to the active chatbot, else to an agent's queue.
+   * A channel other than the app (domain/channels) names itself, gives the first message's localID
+   * (its own key of the message) and may keep what it needs of it in the change's transaction.
+   */
+  async create(client: ClientIdentity, input: NewCase): Promise<Case> {
     const { organizations, topics, chatbots, engine } = this.deps
     const content = checkContent({ type: MessageType.text, body: input.message, data: {} })
     const [maxOpen, topic, chatbot] = await Promise.all([
@@ -72,12 +87,15 @@ export class VisitorCases {
       rated_at: null,
       handed_over_at: null,
       first_response_at: null,
+      channel: input.channel ?? 'app',
     }
     // Nothing else knows the case yet: the engine is here for the transaction and the announcement.
     const { outcome } = await engine.change(row.id, async (trx) => {
       await this.insert(trx, client, row, maxOpen)
       const opened = await engine.systemMessage(trx, row, 'case/create', `Case ${row.id} opened`, now)
-      const first = await engine.store(trx, row, client.userID, this.deps.database.ids.next(), content, now)
+      const localID = input.localID ?? this.deps.database.ids.next()
+      const first = await engine.store(trx, row, client.userID, localID, content, now)
+      if (first) await input.within?.(trx, row, first)
       const messages = [opened, first].filter(isDefined)
       return this.deps.assignment.assignIfPossible(trx, { row, messages, changed: true }, now)
     })

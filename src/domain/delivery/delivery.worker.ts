@@ -278,7 +278,10 @@ export class DeliveryWorker {
   private async deliver(delivery: DeliveryRow, request: DeliveryRequest | undefined): Promise<void> {
     const { clock } = this.deps
     try {
-      const attempt = request ? await this.post(request) : undefined
+      const own = this.deps.targets[delivery.target].send
+      const attempt = request
+        ? await (own ? own.call(this.deps.targets[delivery.target], delivery) : this.post(request))
+        : undefined
       await this.settlements.settle(delivery, attempt, clock.now())
     } catch (error) {
       // Storage trouble: the lease lapses and the delivery is tried again.

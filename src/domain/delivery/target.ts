@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { Webhook } from 'standardwebhooks'
 import type { Schema } from '../../storage/schema.js'
-import type { Failure } from './attempt.js'
+import type { Attempt, Failure } from './attempt.js'
 import type { DeliveryRow, DeliveryTargetKind } from './deliveries.repository.js'
 
 /** What the worker and its targets count, for /metrics. */
@@ -50,6 +50,8 @@ export interface DeliveryTarget {
   readonly chain?: number
   /** The requests of claimed deliveries; a delivery left out has lost its target and fails for good. */
   prepare(deliveries: readonly DeliveryRow[]): Promise<Map<string, DeliveryRequest>>
+  /** Sends a delivery some other way than a signed POST (e-mail: the target's own protocol). */
+  send?(delivery: DeliveryRow): Promise<Attempt>
   /** Done in the transaction that fails a delivery for good. */
   failing?(trx: Kysely<Schema>, delivery: DeliveryRow, now: number): Promise<void>
   /** After the outcome is recorded. */

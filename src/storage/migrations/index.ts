@@ -32,6 +32,7 @@ import * as contactsAndBlocks from './0035_contacts_and_blocks.js'
 import * as roomStates from './0036_room_states.js'
 import * as groupRoles from './0039_group_roles.js'
 import * as profiles from './0040_profiles.js'
+import * as channels from './0043_channels.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0036_room_states': roomStates,
   '0039_group_roles': groupRoles,
   '0040_profiles': profiles,
+  '0043_channels': channels,
 }

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify'
+import type { Config } from '../config/config.js'
+import type { Email } from '../domain/email/email.js'
+import { IMAPPoller } from './imap-poller.js'
+import { SMTPListener } from './smtp-listener.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The inbound SMTP listener's port, once listening (EMAIL_SMTP_PORT set; 0 finds a free one). */
+    smtpPort: () => number | undefined
+    /** Fetches mail from mailboxes' IMAP servers (refresh: read the mailboxes' settings again now). */
+    imapPoller: IMAPPoller
+  }
+}
+
+/** Mail's transports (docs/guides/email.md): the IMAP poller and the inbound SMTP listener, started with the server. */
+export function useMail(app: FastifyInstance, config: Config, email: Email): void {
+  const { port, host, maxBytes } = config.emailSMTP
+  let listening: number | undefined
+  app.decorate('smtpPort', () => listening)
+  app.addHook('onClose', async () => email.channel.close())
+  const poller = new IMAPPoller({ ...email, log: app.log }, config.emailIMAPPollSeconds * 1000)
+  app.decorate('imapPoller', poller)
+  app.addHook('onReady', async () => poller.start())
+  app.addHook('preClose', async () => poller.stop())
+  if (port === undefined) return
+  const listener = new SMTPListener({ ...email, log: app.log }, { host, port, maxBytes })
+  app.addHook('onReady', async () => {
+    listening = await listener.listen()
+  })
+  app.addHook('preClose', async () => listener.close())
+}

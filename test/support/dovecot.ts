@@ -1,0 +1,151 @@
+import type { ChildProcess } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ImapFlow } from 'imapflow'
+import { spawnChild } from './children.js'
+import { freePort } from './ports.js'
+
+export const DOVECOT = '/usr/sbin/dovecot'
+export const haveDovecot = existsSync(DOVECOT)
+
+/** The password every user of a test Dovecot has. */
+export const IMAP_PASSWORD = 'imap-secret'
+
+/**
+ * A Dovecot of the test's own (Debian's dovecot-imapd): IMAP on a free loopback port, plain
+ * logins, any user with IMAP_PASSWORD, maildirs in a temporary directory owned by the dovecot user
+ * (Dovecot refuses root for mail). `restart` stops it and starts it again on the same port and mail.
+ */
+export async function startDovecot() {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-dovecot-'))
+  const port = await freePort()
+  const uid = Number(execFileSync('id', ['-u', 'dovecot']).toString())
+  const gid = Number(execFileSync('id', ['-g', 'dovecot']).toString())
+  // mkdtemp makes it 0700: the dovecot user must reach its maildirs inside.
+  chmodSync(dir, 0o755)
+  for (const sub of ['mail', 'home']) {
+    mkdirSync(join(dir, sub))
+    chownSync(join(dir, sub), uid, gid)
+  }
+  const config = join(dir, 'dovecot.conf')
+  writeFileSync(
+    config,
+    `base_dir = ${dir}/run
+state_dir = ${dir}/state
+log_path = ${dir}/dovecot.log
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+mail_location = maildir:${dir}/mail/%u
+first_valid_uid = 1
+default_internal_user = dovecot
+default_internal_group = dovecot
+default_login_user = dovenull
+passdb {
+  driver = static
+  args = password=${IMAP_PASSWORD}
+}
+userdb {
+  driver = static
+  args = uid=dovecot gid=dovecot home=${dir}/home/%u
+}
+service imap-login {
+  inet_listener imap {
+    address = 127.0.0.1
+    port = ${port}
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+`,
+  )
+  let child: ChildProcess | undefined
+  const start = async () => {
+    child = spawnChild(DOVECOT, ['-F', '-c', config], { stdio: 'ignore' })
+    await untilListening(port)
+  }
+  const stop = async () => {
+    const running = child
+    if (!running || running.exitCode !== null) return
+    const exited = new Promise((resolve) => running.once('exit', resolve))
+    running.kill('SIGKILL')
+    await exited
+    // Its pid file outlives a SIGKILL; a new master would take it for a running one.
+    rmSync(join(dir, 'run'), { recursive: true, force: true })
+  }
+  await start()
+  return {
+    port,
+    /** Delivers a message into `user`'s INBOX (as a mail server's delivery would). */
+    async deliver(user: string, source: string | Buffer) {
+      const client = new ImapFlow({
+        host: '127.0.0.1',
+        port,
+        secure: false,
+        auth: { user, pass: IMAP_PASSWORD },
+        logger: false,
+      })
+      await client.connect()
+      try {
+        await client.append('INBOX', source)
+      } finally {
+        await client.logout()
+      }
+    },
+    /** The flags of every message in `user`'s INBOX, by UID. */
+    async flags(user: string) {
+      const client = new ImapFlow({
+        host: '127.0.0.1',
+        port,
+        secure: false,
+        auth: { user, pass: IMAP_PASSWORD },
+        logger: false,
+      })
+      await client.connect()
+      try {
+        await client.mailboxOpen('INBOX')
+        const flags = new Map<number, string[]>()
+        for await (const message of client.fetch('1:*', { flags: true }, { uid: true }))
+          flags.set(message.uid, [...(message.flags ?? [])])
+        return flags
+      } finally {
+        await client.logout()
+      }
+    },
+    stop,
+    async restart() {
+      await stop()
+      await start()
+    },
+    async close() {
+      await stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Whether something accepts connections on the loopback port. */
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+
+/** Polls until Dovecot accepts connections (beforeAll runs outside a test: no expect.poll there). */
+async function untilListening(port: number, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!(await listening(port))) {
+    if (Date.now() > deadline) throw new Error(`dovecot did not listen on ${port}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
