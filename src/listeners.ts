@@ -3,6 +3,7 @@ import type { ChatbotDeliveries } from './domain/delivery/chatbot-deliveries.js'
 import type { DeliveryBell } from './domain/delivery/delivery-bell.js'
 import type { Events } from './domain/events/events.service.js'
 import { afterCommit, inTransaction, type Listener } from './domain/happenings/dispatcher.js'
+import type { Repositories } from './domain/repositories.js'
 import { frameListeners } from './realtime/frame-listeners.js'
 import type { Hub } from './realtime/hub.js'
 
@@ -13,13 +14,16 @@ export interface ListenerTargets {
   chatbotDeliveries: ChatbotDeliveries
   bell: DeliveryBell
   cases: Cases
+  /** What erasure reaches beyond the services' own (scheduled messages, reports' words). */
+  repositories: Pick<Repositories, 'scheduled' | 'moderation'>
 }
 
 /**
  * Every consequence of every happening (src/domain/happenings/catalogue.ts), in the order each
  * runs: a new consequence is a line here, not a call in the service that made the change.
  */
-export function listeners({ hub, events, chatbotDeliveries, bell, cases }: ListenerTargets): Listener[] {
+export function listeners(targets: ListenerTargets): Listener[] {
+  const { hub, events, chatbotDeliveries, bell, cases, repositories } = targets
   return [
     // In the change's transaction: the outbox (events for the organization's endpoints, and for a
     // chatbot that opted in; a visitor's message for the case's chatbot).
@@ -38,6 +42,13 @@ export function listeners({ hub, events, chatbotDeliveries, bell, cases }: Liste
     ),
     inTransaction('user.deleted', ({ organizationID, user }, trx) =>
       events.userDeleted(trx, organizationID, user),
+    ),
+    // A deleted user's scheduled messages go with them, and the words of the reports they made.
+    inTransaction('user.deleted', ({ user }, trx) =>
+      repositories.scheduled.deleteScheduledOf(trx, user.userID),
+    ),
+    inTransaction('user.deleted', ({ user }, trx) =>
+      repositories.moderation.eraseReportsBy(trx, user.userID),
     ),
     inTransaction('report.created', ({ organizationID, report }, trx) =>
       events.record(trx, organizationID, 'report.created', { report }),

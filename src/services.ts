@@ -190,7 +190,7 @@ export function createServices({
     reopenWindowHours: caseReopenWindowHours,
   })
   const chatbotDeliveries = new ChatbotDeliveries({ database, repositories, happenings })
-  happenings.listen(listeners({ hub, events, chatbotDeliveries, bell: deliveryBell, cases }))
+  happenings.listen(listeners({ hub, events, chatbotDeliveries, bell: deliveryBell, cases, repositories }))
   const agentSessions = new AgentSessions(database, repositories, clock, happenings)
   const keyPairs = { database, repositories, clock, organizations, audit }
   const sessions = new SessionsService(

@@ -135,3 +135,8 @@ export const senderMaySend = async (db: Kysely<Schema>, userID: string, roomID: 
     .where('users.deactivated_at', 'is', null)
     .where('users.deleted_at', 'is', null)
     .executeTakeFirst()) !== undefined
+
+/** Erasure: the user's scheduled messages go (sent ones are messages, erased as such). */
+export async function deleteScheduledOf(db: Kysely<Schema>, senderID: string): Promise<void> {
+  await db.deleteFrom('scheduled_messages').where('sender_id', '=', senderID).execute()
+}
