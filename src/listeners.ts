@@ -5,6 +5,7 @@ import type { EmailDeliveries } from './domain/email/email-target.js'
 import type { Events } from './domain/events/events.service.js'
 import { afterCommit, inTransaction, type Listener } from './domain/happenings/dispatcher.js'
 import type { People } from './domain/people/people.js'
+import type { Repositories } from './domain/repositories.js'
 import { frameListeners } from './realtime/frame-listeners.js'
 import type { Hub } from './realtime/hub.js'
 
@@ -17,6 +18,8 @@ export interface ListenerTargets {
   cases: Cases
   people: People
   emailDeliveries: EmailDeliveries
+  /** What erasure reaches beyond the services' own (scheduled messages, reports' words). */
+  repositories: Pick<Repositories, 'scheduled' | 'moderation'>
 }
 
 /**
@@ -24,7 +27,7 @@ export interface ListenerTargets {
  * runs: a new consequence is a line here, not a call in the service that made the change.
  */
 export function listeners(targets: ListenerTargets): Listener[] {
-  const { hub, events, chatbotDeliveries, bell, cases, people, emailDeliveries } = targets
+  const { hub, events, chatbotDeliveries, bell, cases, people, emailDeliveries, repositories } = targets
   return [
     // In the change's transaction: the outbox (events for the organization's endpoints, and for a
     // chatbot that opted in; a visitor's message for the case's chatbot).
@@ -47,6 +50,13 @@ export function listeners(targets: ListenerTargets): Listener[] {
     ),
     inTransaction('user.deleted', ({ organizationID, user }, trx) =>
       events.userDeleted(trx, organizationID, user),
+    ),
+    // A deleted user's scheduled messages go with them, and the words of the reports they made.
+    inTransaction('user.deleted', ({ user }, trx) =>
+      repositories.scheduled.deleteScheduledOf(trx, user.userID),
+    ),
+    inTransaction('user.deleted', ({ user }, trx) =>
+      repositories.moderation.eraseReportsBy(trx, user.userID),
     ),
     inTransaction('report.created', ({ organizationID, report }, trx) =>
       events.record(trx, organizationID, 'report.created', { report }),

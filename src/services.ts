@@ -231,6 +231,7 @@ export function createServices({
       cases,
       people,
       emailDeliveries: email.deliveries,
+      repositories,
     }),
   )
   const agentSessions = new AgentSessions(database, repositories, clock, happenings)

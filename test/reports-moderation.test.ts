@@ -137,5 +137,38 @@ for (const dialect of dialects) {
       const wrong = await admin.call('/moderation_report/resolve', { reportID: '1', action: 'resolve' })
       expect(wrong.json.error.code).toBe('40401')
     })
+
+    test('erasing a user erases the words of their reports and their scheduled messages', async () => {
+      const carl = await org.signIn('carl')
+      await carl.call('/v1/client/chat_report/submit_user', {
+        userID: ann.userID,
+        category: 'spam',
+        reason: 'my words',
+      })
+      const scheduled = await carl.call('/v1/chat/scheduled_message/create', {
+        message: { recipientUserID: ann.userID, localID: 'later', type: 1001, body: 'a secret for later' },
+        scheduledTime: server().clock.now() + 60_000,
+      })
+      expect(scheduled.status).toBe(200)
+      const deleted = await server().post(
+        '/v1/server/user/delete',
+        { userID: carl.userID },
+        { 'server-key': org.serverKey },
+      )
+      expect(deleted.status).toBe(200)
+      const db = server().app.database.db
+      const reports = await db
+        .selectFrom('moderation_reports')
+        .select('reason')
+        .where('reporter_id', '=', carl.userID)
+        .execute()
+      expect(reports).toEqual([{ reason: '' }])
+      const pending = await db
+        .selectFrom('scheduled_messages')
+        .select('id')
+        .where('sender_id', '=', carl.userID)
+        .execute()
+      expect(pending).toEqual([])
+    })
   })
 }

@@ -2,30 +2,11 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { useServer } from './support/app.js'
 import { bearer, createOrganization, type TestClient } from './support/clients.js'
 import { dialects } from './support/databases.js'
-import { png, upload } from './support/uploads.js'
+import { png, upload, wav } from './support/uploads.js'
 
 // A room's shared content (media, files, links: paged, newest first), and the message types it
 // lists that the family's SDK sends: link messages (what the sender says of the page) and voice
 // notes (an audio upload and its duration).
-
-/** A WAV file of `ms` of silence (8 kHz, 8 bit, mono): what a recorder in a browser makes. */
-function wav(ms: number): Buffer {
-  const samples = Math.round((8000 * ms) / 1000)
-  const header = Buffer.alloc(44)
-  header.write('RIFF', 0)
-  header.writeUInt32LE(36 + samples, 4)
-  header.write('WAVEfmt ', 8)
-  header.writeUInt32LE(16, 16)
-  header.writeUInt16LE(1, 20)
-  header.writeUInt16LE(1, 22)
-  header.writeUInt32LE(8000, 24)
-  header.writeUInt32LE(8000, 28)
-  header.writeUInt16LE(1, 32)
-  header.writeUInt16LE(8, 34)
-  header.write('data', 36)
-  header.writeUInt32LE(samples, 40)
-  return Buffer.concat([header, Buffer.alloc(samples, 128)])
-}
 
 for (const dialect of dialects) {
   describe(`shared content, links and voice notes [${dialect}]`, () => {
@@ -74,7 +55,7 @@ for (const dialect of dialects) {
     })
 
     test('a voice note is an audio upload with its duration', async () => {
-      const uploaded = await upload(server(), '/v1/chat/file/upload', wav(300), {
+      const uploaded = await upload(server(), '/v1/chat/file/upload', wav(2400), {
         fileName: 'note.wav',
         type: 'audio/wav',
         headers: bearer(ann.accessToken),

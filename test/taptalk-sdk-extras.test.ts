@@ -4,30 +4,13 @@ import { hasChromium } from './support/browser.js'
 import { dialects } from './support/databases.js'
 import { operator } from './support/fixtures.js'
 import { type SDKUsers, sdkUsers } from './support/taptalk-browser.js'
+import { wav } from './support/uploads.js'
 
 // The TapTalk.io web SDK, unmodified, in Chromium: its scheduled messages, link and voice messages,
 // read details, shared content and reports, each through the SDK's own public functions, and what
 // the other user sees. The steps are one flow in one group room.
 
 const MINUTE = 60_000
-
-/** A WAV file of silence (8 kHz, 8 bit, mono), base64: what a recorder in a browser makes. */
-function wavBase64(samples: number): string {
-  const header = Buffer.alloc(44)
-  header.write('RIFF', 0)
-  header.writeUInt32LE(36 + samples, 4)
-  header.write('WAVEfmt ', 8)
-  header.writeUInt32LE(16, 16)
-  header.writeUInt16LE(1, 20)
-  header.writeUInt16LE(1, 22)
-  header.writeUInt32LE(8000, 24)
-  header.writeUInt32LE(8000, 28)
-  header.writeUInt16LE(1, 32)
-  header.writeUInt16LE(8, 34)
-  header.write('data', 36)
-  header.writeUInt32LE(samples, 40)
-  return Buffer.concat([header, Buffer.alloc(samples, 128)]).toString('base64')
-}
 
 for (const dialect of dialects) {
   describe.skipIf(!hasChromium).sequential(`TapTalk.io web SDK: more of its paths [${dialect}]`, () => {
@@ -148,7 +131,7 @@ for (const dialect of dialects) {
          const c = callback()
          sdk.tapCoreMessageManager.sendVoiceMessage(file, 1500, arg.room, { ...c.callback, onStart() {}, onProgress() {} })
          return c.promise`,
-        { wav: wavBase64(12_000), room },
+        { wav: wav(12_000).toString('base64'), room },
       )
       expect(voice.ok?.[0]?.data).toMatchObject({ mediaType: 'audio/wav', duration: 1500 })
       const note = await sdk.heard('bob', `h.kind === 'new' && h.message.type === 1008`)

@@ -14,6 +14,7 @@ import { CannedRepliesPage } from './settings/CannedReplies'
 import { ChatbotPage } from './settings/Chatbot'
 import { ChatbotsPage } from './settings/Chatbots'
 import { EventEndpointsPage } from './settings/EventEndpoints'
+import { ModerationPage } from './settings/Moderation'
 import { ServerKeysPage } from './settings/ServerKeys'
 import { TopicsPage } from './settings/Topics'
 import { texts } from './texts'
@@ -81,6 +82,7 @@ function Pages() {
       {admin && <Route path="/settings/agents" component={AgentsPage} />}
       {admin && <Route path="/settings/canned-replies" component={CannedRepliesPage} />}
       {admin && <Route path="/settings/audit-log" component={AuditLogPage} />}
+      {admin && <Route path="/settings/moderation" component={ModerationPage} />}
       <Route>
         <EmptyState title={texts.app.notFound}>{texts.app.notFoundDetail}</EmptyState>
       </Route>

@@ -7,6 +7,24 @@ export const png = (width: number, height: number) =>
     .png()
     .toBuffer()
 
+/** A WAV file of `samples` samples of silence (8 kHz, 8 bit, mono): what a recorder in a browser makes. */
+export function wav(samples: number): Buffer {
+  const header = Buffer.alloc(44)
+  header.write('RIFF', 0)
+  header.writeUInt32LE(36 + samples, 4)
+  header.write('WAVEfmt ', 8)
+  header.writeUInt32LE(16, 16)
+  header.writeUInt16LE(1, 20)
+  header.writeUInt16LE(1, 22)
+  header.writeUInt32LE(8000, 24)
+  header.writeUInt32LE(8000, 28)
+  header.writeUInt16LE(1, 32)
+  header.writeUInt16LE(8, 34)
+  header.write('data', 36)
+  header.writeUInt32LE(samples, 40)
+  return Buffer.concat([header, Buffer.alloc(samples, 128)])
+}
+
 /** Uploads `bytes` as the multipart part `file`, named and typed as the uploader claims. */
 export function upload(
   server: TestServer,

@@ -19,6 +19,7 @@ const SETTINGS = [
   { path: '/settings/agents', label: texts.shell.agents },
   { path: '/settings/canned-replies', label: texts.shell.replies },
   { path: '/settings/audit-log', label: texts.shell.auditLog },
+  { path: '/settings/moderation', label: texts.moderation.title },
 ]
 
 function NavLink({ path, children }: { path: string; children: ReactNode }) {

@@ -479,6 +479,43 @@ export const en = {
     recorded: 'Recorded',
     sendAgain: 'Send again',
   },
+  moderation: {
+    title: 'Moderation',
+    subtitle:
+      "Users' reports of messages and of other users, newest first. Resolve each one, delete the message, or deactivate the user: every resolution is in the audit log.",
+    show: 'Show',
+    open: 'Open reports',
+    resolved: 'Resolved reports',
+    empty: 'No open reports',
+    emptyResolved: 'No resolved reports yet',
+    emptyDetail: 'When someone reports a message or a user in your app, the report waits here.',
+    time: 'Reported',
+    reported: 'Reported user',
+    what: 'Report',
+    by: 'By',
+    outcome: 'Outcome',
+    aUser: 'The user',
+    deletedMessage: 'A message (deleted)',
+    message: (body: string) => `Message: “${body}”`,
+    resolve: 'Resolve',
+    deleteMessage: 'Delete message',
+    deactivate: 'Deactivate user',
+    actionOn: {
+      resolve: (who: string) => `Resolve report on ${who}`,
+      delete_message: (who: string) => `Delete message of ${who}`,
+      deactivate_user: (who: string) => `Deactivate user ${who}`,
+    },
+    confirm: {
+      delete_message: (who: string) => `Delete this message of ${who}'s for everyone?`,
+      deactivate_user: (who: string) =>
+        `Deactivate ${who}? They are signed out everywhere and get no new tickets.`,
+    },
+    resolution: (resolution: string) =>
+      ({ resolved: 'Resolved', message_deleted: 'Message deleted', user_deactivated: 'User deactivated' })[
+        resolution
+      ] ?? resolution,
+    older: 'Older reports',
+  },
 }
 
 /** The console's texts: the keys and shapes of the English catalogue. */

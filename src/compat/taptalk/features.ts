@@ -39,9 +39,9 @@ const inModel = (scheduled: ScheduledMessage) => ({ ...scheduled, message: toSDK
 export function toSDKFeatureData(data: FeatureData): unknown {
   if (data.scheduled) return { ...data, scheduled: inModel(data.scheduled) }
   if (data.items) return { ...data, items: data.items.map(inModel) }
+  // Every key a list: its getRoomMedia maps each one (so no `hasMore`).
   if (data.media && data.files && data.links)
     return {
-      ...data,
       media: data.media.map(toSDKMessage),
       files: data.files.map(toSDKMessage),
       links: data.links.map(toSDKMessage),

@@ -45,3 +45,12 @@ export const resolveReport = async (
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
 }
+
+/** Erasure: the words of the user's reports go; the reports stay (the admins' record). */
+export async function eraseReportsBy(db: Kysely<Schema>, reporterID: string): Promise<void> {
+  await db
+    .updateTable('moderation_reports')
+    .set({ reason: '' })
+    .where('reporter_id', '=', reporterID)
+    .execute()
+}

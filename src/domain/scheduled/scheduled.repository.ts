@@ -77,6 +77,16 @@ export const changePending = async (
   return Number(result.numUpdatedRows) === 1
 }
 
+/** Whether a pending scheduled message is due by `now` (a read, before a claim takes the writer). */
+export const anyDue = async (db: Kysely<Schema>, now: number) =>
+  (await db
+    .selectFrom('scheduled_messages')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('scheduled_time', '<=', now)
+    .limit(1)
+    .executeTakeFirst()) !== undefined
+
 /**
  * Leases up to `limit` pending scheduled messages due by `now` (or those of `ids`, due or not),
  * none another instance holds; on PostgreSQL rows another instance is claiming are skipped
@@ -135,3 +145,8 @@ export const senderMaySend = async (db: Kysely<Schema>, userID: string, roomID: 
     .where('users.deactivated_at', 'is', null)
     .where('users.deleted_at', 'is', null)
     .executeTakeFirst()) !== undefined
+
+/** Erasure: the user's scheduled messages go (sent ones are messages, erased as such). */
+export async function deleteScheduledOf(db: Kysely<Schema>, senderID: string): Promise<void> {
+  await db.deleteFrom('scheduled_messages').where('sender_id', '=', senderID).execute()
+}
