@@ -122,6 +122,21 @@ describeEachDatabase('blocking', (dialect) => {
     expect(annSees.map((m) => m.senderBlocked)).toEqual([true])
     const catSees = (await roomHistory(cat, groupID)).filter((m) => m.user.userID === ben.userID)
     expect(catSees.map((m) => m.senderBlocked)).toEqual([undefined])
+    // Its later changes (cat reads it), the room list and what changed since: marked for ann alone.
+    await data(cat, '/v1/chat/message/feedback/read', { messageIDs: [reply.json.data.message.messageID] })
+    const updated = (f: { eventName: string; data: { body?: string } }) =>
+      f.eventName === 'chat/updateMessage' && f.data.body === 'to the group'
+    expect((await annSocket.waitUntil(updated)).data.senderBlocked).toBe(true)
+    expect((await catSocket.waitUntil(updated)).data.senderBlocked).toBeUndefined()
+    const lastIn = async (client: TestClient) =>
+      (await data(client, '/v1/chat/message/room_list_and_unread')).rooms.find(
+        (r: { room: { roomID: string } }) => r.room.roomID === groupID,
+      ).lastMessage
+    expect((await lastIn(ann)).senderBlocked).toBe(true)
+    expect((await lastIn(cat)).senderBlocked).toBeUndefined()
+    await send(ben, { roomID: groupID }, 'once more')
+    const changed = (await data(ann, '/v1/chat/message/new_and_updated')).messages
+    expect(changed.find((m: { body: string }) => m.body === 'once more').senderBlocked).toBe(true)
     await annSocket.close()
     await catSocket.close()
   })

@@ -48,7 +48,7 @@ export class MessageHistory {
     const access = await this.rooms.access(client, page.roomID)
     const { messages, hasMore } = await this.pageOf(client.organizationID, access, page)
     // Pages are shared by all readers: the marks of one reader's blocks go on after.
-    return { messages: await this.blocks.markedFor(client.userID, access.room.type, messages), hasMore }
+    return { messages: await this.blocks.markedFor(client.userID, messages), hasMore }
   }
 
   private async pageOf(organizationID: string, access: RoomAccess, page: ListPage): Promise<Page> {
