@@ -1,5 +1,6 @@
 import { beforeAll, expect, test } from 'vitest'
 import { useServer } from './support/app.js'
+import { dataOf, sendText } from './support/client-calls.js'
 import { createOrganization, roomHistory, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { connect } from './support/sockets.js'
@@ -31,14 +32,8 @@ describeEachDatabase('blocking', (dialect) => {
       .roomID
   })
 
-  const data = async (client: TestClient, path: string, body: unknown = {}) => {
-    const reply = await client.call(path, body)
-    expect(reply.json.error, `${path}: ${reply.text}`).toEqual({ code: '', message: '', field: '' })
-    return reply.json.data
-  }
-  let sent = 0
-  const send = (client: TestClient, to: Record<string, string>, body: string) =>
-    client.call('/v1/chat/message/send', { ...to, localID: `l${++sent}`, type: 1001, body })
+  const data = dataOf
+  const send = sendText
 
   test('the blocker lists whom they blocked; the blocked user is not told; the backend reads both ways', async () => {
     const benSocket = await connect(server().url, ben.accessToken)
