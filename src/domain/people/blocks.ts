@@ -56,6 +56,11 @@ export class Blocks {
     if (Number(deleted?.numDeletedRows ?? 0) > 0) await this.changed(client, user, false)
   }
 
+  /** An erased user's list of blocks is no longer kept. */
+  forget(userID: string): void {
+    this.known?.changed(userID)
+  }
+
   /** A block made or ended: kept lists read afresh, and the blocker's other devices told. */
   private async changed(client: ClientIdentity, user: User, blocked: boolean): Promise<void> {
     this.known?.changed(client.userID)
