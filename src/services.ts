@@ -180,7 +180,7 @@ export function createServices({
     people,
   )
   const history = new MessageHistory(database, repositories, rooms, files, messages, people.blocks)
-  const sync = new MessageSync(database, repositories, clock, senders, rooms, files, people.roomStates)
+  const sync = new MessageSync(database, repositories, clock, senders, rooms, files, people)
   const topics = new TopicsService(database, repositories, clock, organizations, audit)
   const chatbots = new ChatbotsService(
     database,

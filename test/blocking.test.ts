@@ -1,5 +1,6 @@
 import { beforeAll, expect, test } from 'vitest'
 import { useServer } from './support/app.js'
+import { dataOf, sendText } from './support/client-calls.js'
 import { createOrganization, roomHistory, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { connect } from './support/sockets.js'
@@ -31,14 +32,8 @@ describeEachDatabase('blocking', (dialect) => {
       .roomID
   })
 
-  const data = async (client: TestClient, path: string, body: unknown = {}) => {
-    const reply = await client.call(path, body)
-    expect(reply.json.error, `${path}: ${reply.text}`).toEqual({ code: '', message: '', field: '' })
-    return reply.json.data
-  }
-  let sent = 0
-  const send = (client: TestClient, to: Record<string, string>, body: string) =>
-    client.call('/v1/chat/message/send', { ...to, localID: `l${++sent}`, type: 1001, body })
+  const data = dataOf
+  const send = sendText
 
   test('the blocker lists whom they blocked; the blocked user is not told; the backend reads both ways', async () => {
     const benSocket = await connect(server().url, ben.accessToken)
@@ -122,6 +117,21 @@ describeEachDatabase('blocking', (dialect) => {
     expect(annSees.map((m) => m.senderBlocked)).toEqual([true])
     const catSees = (await roomHistory(cat, groupID)).filter((m) => m.user.userID === ben.userID)
     expect(catSees.map((m) => m.senderBlocked)).toEqual([undefined])
+    // Its later changes (cat reads it), the room list and what changed since: marked for ann alone.
+    await data(cat, '/v1/chat/message/feedback/read', { messageIDs: [reply.json.data.message.messageID] })
+    const updated = (f: { eventName: string; data: { body?: string } }) =>
+      f.eventName === 'chat/updateMessage' && f.data.body === 'to the group'
+    expect((await annSocket.waitUntil(updated)).data.senderBlocked).toBe(true)
+    expect((await catSocket.waitUntil(updated)).data.senderBlocked).toBeUndefined()
+    const lastIn = async (client: TestClient) =>
+      (await data(client, '/v1/chat/message/room_list_and_unread')).rooms.find(
+        (r: { room: { roomID: string } }) => r.room.roomID === groupID,
+      ).lastMessage
+    expect((await lastIn(ann)).senderBlocked).toBe(true)
+    expect((await lastIn(cat)).senderBlocked).toBeUndefined()
+    await send(ben, { roomID: groupID }, 'once more')
+    const changed = (await data(ann, '/v1/chat/message/new_and_updated')).messages
+    expect(changed.find((m: { body: string }) => m.body === 'once more').senderBlocked).toBe(true)
     await annSocket.close()
     await catSocket.close()
   })

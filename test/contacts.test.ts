@@ -1,5 +1,6 @@
 import { beforeAll, expect, test } from 'vitest'
 import { useServer } from './support/app.js'
+import { dataOf } from './support/client-calls.js'
 import { createOrganization, signIn, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 
@@ -24,11 +25,7 @@ describeEachDatabase('contacts', (dialect) => {
     stranger = await signIn(server(), other.serverKey, 'stranger', { phone: '+447700900002' })
   })
 
-  const data = async (client: TestClient, path: string, body: unknown = {}) => {
-    const reply = await client.call(path, body)
-    expect(reply.json.error, `${path}: ${reply.text}`).toEqual({ code: '', message: '', field: '' })
-    return reply.json.data
-  }
+  const data = dataOf
   const contactIDs = async (client: TestClient) =>
     (await data(client, '/v1/client/contact/list')).contacts.map(
       (c: { user: { userID: string } }) => c.user.userID,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signInAgent } from './support/agents.js'
 import { useServer } from './support/app.js'
 import { startBot } from './support/bot-server.js'
+import { dataOf, sendText } from './support/client-calls.js'
 import { createOrganization, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { connect, type TestSocket } from './support/sockets.js'
@@ -40,14 +41,8 @@ describeEachDatabase('room state', (dialect) => {
     await backend?.close()
   })
 
-  const data = async (client: TestClient, path: string, body: unknown = {}) => {
-    const reply = await client.call(path, body)
-    expect(reply.json.error, `${path}: ${reply.text}`).toEqual({ code: '', message: '', field: '' })
-    return reply.json.data
-  }
-  let sent = 0
-  const send = (client: TestClient, to: Record<string, string>, body: string) =>
-    client.call('/v1/chat/message/send', { ...to, localID: `l${++sent}`, type: 1001, body })
+  const data = dataOf
+  const send = sendText
   const stateInList = async (client: TestClient, roomID: string) =>
     (await data(client, '/v1/chat/message/room_list_and_unread')).rooms.find(
       (r: { room: { roomID: string } }) => r.room.roomID === roomID,

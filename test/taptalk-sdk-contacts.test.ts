@@ -13,6 +13,8 @@ import { servePage } from './support/taptalk-page.js'
 // one flow: each goes on from where the previous one left the two users.
 
 const WAIT = { timeout: 10_000 }
+/** ann and bob, and ann's second device (her tablet: another session of hers). */
+type Who = 'ann' | 'bob' | 'tablet'
 const PHONES = { bob: '+447700900201', cat: '+447700900202' }
 
 for (const dialect of dialects) {
@@ -25,22 +27,22 @@ for (const dialect of dialects) {
       let org: Awaited<ReturnType<typeof createOrganization>>
       let key: { appKeyID: string; appKeySecret: string }
       let cat: Awaited<ReturnType<typeof signIn>>
-      const users: Record<'ann' | 'bob', { page: Page; userID: string }> = {} as never
+      const users: Record<Who, { page: Page; userID: string }> = {} as never
       let roomID = ''
 
       /** Runs `script` (a function body over `sdk`, `callback`, `heard`, `arg`) in the user's page. */
       // biome-ignore lint/suspicious/noExplicitAny: what the SDK answers is asserted field by field
-      const inPage = (who: 'ann' | 'bob', script: string, arg?: unknown): Promise<any> =>
+      const inPage = (who: Who, script: string, arg?: unknown): Promise<any> =>
         users[who].page.evaluate(
           ([body, a]) => new Function('arg', `return (async () => { ${body} })()`)(a),
           [script, arg] as const,
         )
       /** Calls `manager.fn(...args, callback)` in the user's page; what the callback got. */
       // biome-ignore lint/suspicious/noExplicitAny: what the SDK answers is asserted field by field
-      const sdkCall = (who: 'ann' | 'bob', fn: string, ...args: unknown[]): Promise<any> =>
+      const sdkCall = (who: Who, fn: string, ...args: unknown[]): Promise<any> =>
         inPage(who, `const c = callback(); sdk.${fn}(...arg, c.callback); return c.promise`, args)
       /** Waits until an SDK call's answer satisfies `check` (for calls whose callback answers before the server does). */
-      const until = async (who: 'ann' | 'bob', fn: string, check: (ok: unknown[]) => boolean) =>
+      const until = async (who: Who, fn: string, check: (ok: unknown[]) => boolean) =>
         expect.poll(async () => check((await sdkCall(who, fn)).ok), WAIT).toBe(true)
 
       beforeAll(async () => {
@@ -50,7 +52,7 @@ for (const dialect of dialects) {
         cat = await signIn(server, org.serverKey, 'cat', { phone: PHONES.cat })
         page = await servePage()
         browser = await launchBrowser()
-        for (const who of ['ann', 'bob'] as const) {
+        for (const who of ['ann', 'bob', 'tablet'] as const) {
           const tab = await (await browser.newContext()).newPage()
           await tab.goto(page.url)
           users[who] = { page: tab, userID: '' }
@@ -63,7 +65,7 @@ for (const dialect of dialects) {
       })
 
       test('signed in and connected, with a personal room between them', async () => {
-        for (const who of ['ann', 'bob'] as const) {
+        for (const who of ['ann', 'bob', 'tablet'] as const) {
           await inPage(
             who,
             `await loaded; listen(); sdk.taptalk.init(arg.appKeyID, arg.appKeySecret, arg.url)
@@ -71,8 +73,9 @@ for (const dialect of dialects) {
             { ...key, url: server.url },
           )
           const phone = who === 'bob' ? { phone: PHONES.bob } : {}
-          const { ticket, userID } = await requestTicket(server, org.serverKey, who, {
-            fullName: `User ${who}`,
+          const xcUserID = who === 'tablet' ? 'ann' : who
+          const { ticket, userID } = await requestTicket(server, org.serverKey, xcUserID, {
+            fullName: `User ${xcUserID}`,
             ...phone,
           })
           users[who].userID = userID
@@ -88,6 +91,14 @@ for (const dialect of dialects) {
             ok: ['Successfully connected to TapTalk.io server'],
           })
         }
+        // The tablet's app listens to the contact list's changes.
+        await inPage(
+          'tablet',
+          `sdk.tapCoreContactManager.addContactListener({
+             onContactBlocked: (user) => heard.push({ kind: 'blocked', user: copy(user) }),
+             onContactUnblocked: (user) => heard.push({ kind: 'unblocked', user: copy(user) }),
+           })`,
+        )
         // Each loads its room list, as an app does once connected.
         for (const who of ['ann', 'bob'] as const)
           await sdkCall(who, 'tapCoreRoomListManager.getUpdatedRoomList')
@@ -165,11 +176,21 @@ for (const dialect of dialects) {
         expect(
           await inPage('ann', `return heard.filter((h) => h.message?.body === 'blocked words')`),
         ).toEqual([])
+        // ann's tablet hears of the block (its contact listener); bob's app hears of nothing.
+        await users.tablet.page.waitForFunction(`heard.some((h) => h.kind === 'blocked')`, undefined, WAIT)
+        expect(
+          await inPage(
+            'tablet',
+            `return heard.filter((h) => h.kind === 'blocked').map((h) => h.user.userID)`,
+          ),
+        ).toEqual([users.bob.userID])
+        expect(await inPage('bob', `return heard.filter((h) => h.kind.endsWith('blocked'))`)).toEqual([])
         expect(await sdkCall('ann', 'tapCoreContactManager.unblockUser', users.bob.userID)).toEqual({
           ok: [{}],
         })
         expect(await sdkCall('ann', 'tapCoreContactManager.getBlockedUserIDs')).toEqual({ ok: [[]] })
         expect(await sdkCall('ann', 'tapCoreContactManager.getBlockedUserList')).toEqual({ ok: [[]] })
+        await users.tablet.page.waitForFunction(`heard.some((h) => h.kind === 'unblocked')`, undefined, WAIT)
       })
 
       test('mute and unmute: the muted rooms are the user’s own', async () => {

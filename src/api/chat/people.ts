@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { userShape } from '../../contract/chat.js'
 import { requireClient } from '../../contract/client-auth.js'
 import { contactShape, roomStateShape } from '../../contract/people.js'
+import type { ClientIdentity } from '../../domain/sessions/access-tokens.js'
 import { documentSecurity, SECURITY } from '../../http/docs.js'
 import { errorEnvelope, success, successEnvelope } from '../../http/envelope.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
@@ -39,6 +40,8 @@ const errors = {
 }
 
 const nothing = z.object({})
+/** What a call on one other user reads of its request. */
+type UserCall = { client: ClientIdentity; body: { userID: string } }
 const states = z.object({ rooms: z.array(roomStateShape) })
 const ids = (name: string) => z.object({ [name]: z.array(z.string()) })
 
@@ -78,26 +81,21 @@ export async function peopleAPI(fastify: FastifyInstance): Promise<void> {
     ),
     async (r) => success({ users: await contacts.addByPhones(r.client, r.body.phones) }),
   )
-  app.post(
-    '/v1/client/contact/remove',
-    contact('Remove a user from your contacts', body.userRequest, nothing),
-    async (r) => {
-      await contacts.remove(r.client, r.body.userID)
+  // Calls on one other user that answer nothing.
+  const onUser = [
+    ['remove', 'Remove a user from your contacts', (r) => contacts.remove(r.client, r.body.userID)],
+    [
+      'block',
+      'Block a user (they are not told, and leave your contacts)',
+      (r) => blocks.block(r.client, r.body.userID),
+    ],
+    ['unblock', 'Unblock a user', (r) => blocks.unblock(r.client, r.body.userID)],
+  ] as const satisfies readonly (readonly [string, string, (r: UserCall) => Promise<void>])[]
+  for (const [name, summary, run] of onUser)
+    app.post(`/v1/client/contact/${name}`, contact(summary, body.userRequest, nothing), async (r) => {
+      await run(r)
       return success({})
-    },
-  )
-  app.post(
-    '/v1/client/contact/block',
-    contact('Block a user (they are not told, and leave your contacts)', body.userRequest, nothing),
-    async (r) => {
-      await blocks.block(r.client, r.body.userID)
-      return success({})
-    },
-  )
-  app.post('/v1/client/contact/unblock', contact('Unblock a user', body.userRequest, nothing), async (r) => {
-    await blocks.unblock(r.client, r.body.userID)
-    return success({})
-  })
+    })
   app.post(
     '/v1/client/contact/get_blocked_list',
     contact(

@@ -55,7 +55,7 @@ export class MessageHistory {
     const hasMore =
       kept.length === made.messages.length ? made.hasMore : page.direction === 'after' && made.hasMore
     // Pages are shared by all readers: the marks of one reader's blocks go on after.
-    return { messages: await this.blocks.markedFor(client.userID, access.room.type, kept), hasMore }
+    return { messages: await this.blocks.markedFor(client.userID, kept), hasMore }
   }
 
   private async pageOf(organizationID: string, access: RoomAccess, page: ListPage): Promise<Page> {

@@ -3,8 +3,8 @@ import { eachInTurns, nextTurn } from '../../lib/in-turns.js'
 import { Semaphore } from '../../lib/semaphore.js'
 import type { Database } from '../../storage/database.js'
 import type { Files } from '../files/files.service.js'
+import type { People } from '../people/people.js'
 import type { RoomState } from '../people/room-state.js'
-import type { RoomStates } from '../people/room-states.js'
 import type { Repositories } from '../repositories.js'
 import { clearedUpTo, type Room, toRoom } from '../rooms/room.js'
 import type { RoomListCursor } from '../rooms/rooms.repository.js'
@@ -60,7 +60,7 @@ export class MessageSync {
     private readonly senders: Senders,
     private readonly rooms: RoomsService,
     private readonly files: Files,
-    private readonly roomStates: Pick<RoomStates, 'of'>,
+    private readonly people: Pick<People, 'roomStates' | 'blocks'>,
   ) {}
 
   private readonly withLinks = (data: Record<string, unknown>) => this.files.withLinks(data)
@@ -103,7 +103,7 @@ export class MessageSync {
       if (row.created <= clearedUpTo(participants, client.userID)) return []
       return [toMessage(row, messageContext(room, participants, senders, this.withLinks))]
     })
-    return { messages, hasMore }
+    return { messages: await this.people.blocks.markedFor(client.userID, messages), hasMore }
   }
 
   /**
@@ -134,7 +134,7 @@ export class MessageSync {
     const lastMessages = await inTurn(() => this.repositories.messages.lastMessagesOfRooms(db, roomIDs))
     const counts = await inTurn(() => this.repositories.messages.unreadCounts(db, client.userID, roomIDs))
     const participants = await inTurn(() => this.repositories.rooms.participantsOfRooms(db, roomIDs))
-    const states = await inTurn(() => this.roomStates.of(client.userID, roomIDs))
+    const states = await inTurn(() => this.people.roomStates.of(client.userID, roomIDs))
     const senders = await inTurn(() =>
       this.senders.of(
         client.organizationID,
@@ -158,6 +158,12 @@ export class MessageSync {
         state: states.get(room.id) as RoomState,
       })
     })
+    // A group room's last message by someone the user blocked is marked for them.
+    const lasts = entries.flatMap((entry) => (entry.lastMessage ? [entry.lastMessage] : []))
+    const shown = new Map(
+      (await this.people.blocks.markedFor(client.userID, lasts)).map((m) => [m.roomID, m]),
+    )
+    for (const entry of entries) entry.lastMessage = shown.get(entry.room.roomID) ?? null
     return { rooms: entries, hasMore: found.length > limit }
   }
 

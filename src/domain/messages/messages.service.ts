@@ -6,7 +6,6 @@ import type { MessagesTable, Schema } from '../../storage/schema.js'
 import type { Events } from '../events/events.service.js'
 import type { Files } from '../files/files.service.js'
 import type { Dispatcher } from '../happenings/dispatcher.js'
-import { marked } from '../people/blocks.js'
 import type { People } from '../people/people.js'
 import type { RoomState } from '../people/room-state.js'
 import type { Repositories } from '../repositories.js'
@@ -248,15 +247,20 @@ export class MessagesService {
     if (rows.length === 0) return []
     const messages = await this.toMessages(organizationID, access, rows)
     const { room } = access
-    await this.happenings.tell('message.updated', {
-      messages,
-      audience: this.audienceOf(access),
-      followersOfRoom: room.type === RoomType.case ? room.id : undefined,
-    })
+    const all = this.audienceOf(access)
+    for (const group of await this.people.blocks.audiences(room.type, messages, all.userIDs))
+      await this.happenings.tell('message.updated', {
+        messages: group.messages,
+        audience: { ...all, userIDs: group.userIDs },
+        followersOfRoom: room.type === RoomType.case ? room.id : undefined,
+      })
     return messages
   }
 
-  /** Announces messages just stored (by this module or by cases) to the room's participants. */
+  /**
+   * Announces messages just stored (by this module or by cases) to the room's participants; in a
+   * group room, marked for those who blocked the sender.
+   */
   async announceNew(
     organizationID: string,
     access: RoomAccess,
@@ -265,24 +269,11 @@ export class MessagesService {
   ): Promise<Message[]> {
     const messages = await this.toMessages(organizationID, access, rows)
     const all = this.audienceOf(access, audience.exceptSessionID, audience.alsoUserIDs)
-    for (const message of messages) {
-      // In a group room, those who blocked the sender get the message marked.
-      const blockers = await this.people.blocks.blockersAmong(
-        access.room.type,
-        message.user.userID,
-        all.userIDs,
-      )
-      const others = all.userIDs.filter((id) => !blockers.includes(id))
+    for (const group of await this.people.blocks.audiences(access.room.type, messages, all.userIDs))
       await this.happenings.tell('message.sent', {
-        messages: [message],
-        audience: { ...all, userIDs: others },
+        messages: group.messages,
+        audience: { ...all, userIDs: group.userIDs },
       })
-      if (blockers.length > 0)
-        await this.happenings.tell('message.sent', {
-          messages: [marked(message)],
-          audience: { userIDs: blockers },
-        })
-    }
     return messages
   }
 

@@ -56,6 +56,11 @@ export class Blocks {
     if (Number(deleted?.numDeletedRows ?? 0) > 0) await this.changed(client, user, false)
   }
 
+  /** An erased user's list of blocks is no longer kept. */
+  forget(userID: string): void {
+    this.known?.changed(userID)
+  }
+
   /** A block made or ended: kept lists read afresh, and the blocker's other devices told. */
   private async changed(client: ClientIdentity, user: User, blocked: boolean): Promise<void> {
     this.known?.changed(client.userID)
@@ -96,21 +101,38 @@ export class Blocks {
   }
 
   /**
-   * Of a group room's participants who get a new message, those who blocked its sender (they get
-   * it marked); none in other rooms, or for a sender that is no user.
+   * Who hears which messages of a room: in a group room, those of `userIDs` who blocked a
+   * message's sender get it marked, the others as it is; elsewhere everyone gets them all as they are.
    */
-  async blockersAmong(roomType: number, senderID: string, userIDs: readonly string[]): Promise<string[]> {
-    if (roomType !== RoomType.group || !isID(senderID)) return []
+  async audiences(roomType: number, messages: readonly Message[], userIDs: readonly string[]) {
+    if (roomType !== RoomType.group) return [{ messages, userIDs }]
+    const groups: { messages: readonly Message[]; userIDs: readonly string[] }[] = []
+    const blockersOf = new Map<string, string[]>()
+    for (const message of messages) {
+      const senderID = message.user.userID
+      const blockers = blockersOf.get(senderID) ?? (await this.blockersAmong(senderID, userIDs))
+      blockersOf.set(senderID, blockers)
+      groups.push({ messages: [message], userIDs: userIDs.filter((id) => !blockers.includes(id)) })
+      if (blockers.length > 0) groups.push({ messages: [marked(message)], userIDs: blockers })
+    }
+    return groups
+  }
+
+  /** Of `userIDs`, those who blocked `senderID` (none for a sender that is no user). */
+  private async blockersAmong(senderID: string, userIDs: readonly string[]): Promise<string[]> {
+    if (!isID(senderID)) return []
     const blockers = await this.deps.repositories.blocks.blockersOf(this.deps.database.db, senderID)
     const among = new Set(userIDs)
     return blockers.map((row) => row.blocker_id).filter((id) => among.has(id))
   }
 
-  /** A group room's messages as `viewerID` reads them: those of users they blocked marked. */
-  async markedFor(viewerID: string, roomType: number, messages: Message[]): Promise<Message[]> {
-    if (roomType !== RoomType.group || !messages.some((m) => m.user.userID !== viewerID)) return messages
+  /** Messages as `viewerID` reads them: those of group rooms whose sender they blocked marked. */
+  async markedFor(viewerID: string, messages: Message[]): Promise<Message[]> {
+    const others = (m: Message) => m.room.type === RoomType.group && m.user.userID !== viewerID
+    if (!messages.some(others)) return messages
     const blocked = new Set(await this.blockedBy(viewerID))
-    return blocked.size === 0 ? messages : messages.map((m) => (blocked.has(m.user.userID) ? marked(m) : m))
+    if (blocked.size === 0) return messages
+    return messages.map((m) => (others(m) && blocked.has(m.user.userID) ? marked(m) : m))
   }
 
   /** A user's blocks both ways (server API; the caller found the user in its organization). */

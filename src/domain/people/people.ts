@@ -19,14 +19,16 @@ export function createPeople(
   deps: PeopleDependencies & { rooms: RoomsService; happenings: Dispatcher },
 ): People {
   const { contacts, blocks, roomStates } = deps.repositories
+  const blocking = new Blocks(deps)
   return {
     contacts: new Contacts(deps),
-    blocks: new Blocks(deps),
+    blocks: blocking,
     roomStates: new RoomStates(deps),
     async eraseIn(trx, userID) {
       await contacts.eraseContactsOf(trx, userID)
       await blocks.eraseBlocksOf(trx, userID)
       await roomStates.eraseStatesOf(trx, userID)
+      blocking.forget(userID)
     },
   }
 }
