@@ -154,7 +154,10 @@ describeEachDatabase('profiles', (dialect) => {
     expect(text.field).toBe('file')
     const image = await png(8, 8)
     for (let n = 0; n < 10; n++) await ok(uploadPhoto(cat, image))
+    const files = () => server().app.database.db.selectFrom('files').select('id').execute()
+    const stored = (await files()).length
     await refused(uploadPhoto(cat, image), 409, '40902')
+    expect((await files()).length).toBe(stored)
     expect(
       (await ok(cat.call('/v1/client/user/photo/get_list', { userID: cat.userID }))).photos,
     ).toHaveLength(10)

@@ -58,6 +58,7 @@ export function profileRoutes(fastify: FastifyInstance): void {
     keep: {
       summary: 'Upload a photo of yours (an image, multipart/form-data `file`): it becomes your main photo',
       data: user,
+      admit: (r) => profiles.admitPhoto(r.client),
       make: async (r, file) => ({ user: await profiles.addPhoto(r.client, file) }),
     },
   })

@@ -130,7 +130,7 @@ export class RoomsService {
     return toRoom(room, participants)
   }
 
-  /** Adds (or removes) users to (from) the organization's group room (server API). */
+  /** Adds (or removes) users to (from) the organization's group room, unchecked (GroupRoles checks who asks). */
   async changeParticipantsIn(
     organizationID: string,
     roomID: string,

@@ -78,19 +78,20 @@ export class Profiles {
     return this.deps.users.get(client.organizationID, client.userID)
   }
 
+  /** Refuses a photo past PHOTOS_PER_USER (409/40902): before its bytes are taken in, and again as it is kept. */
+  async admitPhoto(client: ClientIdentity, db: Kysely<Schema> = this.deps.database.db): Promise<void> {
+    if ((await this.deps.repositories.photos.photosOf(db, client.userID)).length >= PHOTOS_PER_USER)
+      throw new AppError('limitReached', `You have ${PHOTOS_PER_USER} photos, the most one may keep`, 'file')
+  }
+
   /** An uploaded image becomes a photo of the caller's, and their main one. */
   async addPhoto(client: ClientIdentity, file: FileObject): Promise<User> {
     const { database, repositories, files } = this.deps
     const id = database.ids.next()
     await database.transaction(async (trx) => {
-      // Counted under the user's lock: uploads at once cannot pass the limit together.
+      // Counted again under the user's lock: uploads at once cannot pass the limit together.
       await repositories.rooms.lockUsers(trx, [client.userID], database.dialect)
-      if ((await repositories.photos.photosOf(trx, client.userID)).length >= PHOTOS_PER_USER)
-        throw new AppError(
-          'limitReached',
-          `You have ${PHOTOS_PER_USER} photos, the most one may keep`,
-          'file',
-        )
+      await this.admitPhoto(client, trx)
       const row = { id, organization_id: client.organizationID, user_id: client.userID, file_id: file.fileID }
       await repositories.photos.insertPhoto(trx, { ...row, created: this.deps.clock.now() })
       const links = await files.carry(trx, file, photoHolder(id))
