@@ -2,32 +2,19 @@ import { casesAPI, messagesAPI, roomsAPI, usersAPI } from './api.js'
 import { BACKOFF_DEFAULTS, type BackoffOptions } from './backoff.js'
 import { Emitter } from './emitter.js'
 import { isUnauthorized, ParleyError } from './errors.js'
+import { emitFrame, type ParleyEvents } from './events.js'
 import { reportsAPI, roomContentAPI, scheduledAPI } from './features.js'
 import { type FilesAPI, filesAPI } from './files.js'
 import type { UserFrame } from './frames.generated.js'
 import { groupsAPI, profilesAPI } from './groups.js'
-import { Outbox, type PendingMessage } from './outbox.js'
+import { Outbox } from './outbox.js'
 import { blocksAPI, contactsAPI, roomStatesAPI } from './people.js'
 import { Realtime, type WebSocketConstructor } from './realtime.js'
 import { Session } from './session.js'
 import { defaultStorage, memoryStorage, type StorageLike, Store } from './storage.js'
 import { MessageSync } from './sync.js'
 import { type Progress, Transport } from './transport.js'
-import type {
-  Case,
-  ConnectionState,
-  Message,
-  MessagePage,
-  PresenceEvent,
-  Room,
-  RoomClearedEvent,
-  RoomDeletedEvent,
-  RoomState,
-  ScheduledMessage,
-  StarredEvent,
-  TypingEvent,
-  User,
-} from './types.js'
+import type { ConnectionState, Message, MessagePage, User } from './types.js'
 
 // ParleyClient wires the parts together: the session (tokens), the socket (reconnects), the
 // message sync (resync, exactly once, in order) and the outbox (sends that survive failures and
@@ -51,49 +38,7 @@ export interface ParleyClientOptions {
   requestTimeoutMs?: number
 }
 
-export interface ParleyEvents extends Record<string, unknown[]> {
-  /** A new message of a watched room: each messageID once, in `created` order per room. */
-  message: [Message]
-  /**
-   * A change of a message already emitted: read, delivered, deleted, edited, reacted to, replied
-   * to in its thread, pinned or unpinned.
-   */
-  messageUpdate: [Message]
-  /** You starred or unstarred messages on another of your devices. */
-  starred: [StarredEvent]
-  typing: [TypingEvent]
-  presence: [PresenceEvent]
-  /** You changed your own state of a room on another device (or reading it ended its mark as unread). */
-  roomState: [RoomState]
-  /** You blocked (or unblocked) a user on another device. */
-  block: [{ user: User; blocked: boolean }]
-  /** A case changed status (case/update). */
-  case: [Case]
-  connection: [ConnectionState]
-  /** The session was revoked or expired, and getTicket gave no new one: sign the user in again. */
-  sessionEnded: []
-  /** A new message of a room not watched (a room list may want to show it). */
-  roomActivity: [Message]
-  /** An outbox entry the server refused for good (also one resumed after a reload). */
-  sendFailed: [{ entry: PendingMessage; error: ParleyError }]
-  /** A watched room that can no longer be read (the user left it): it is not watched any more. */
-  unwatched: [{ roomID: string; error: ParleyError }]
-  /** One of your scheduled messages was created, changed, sent, cancelled or dropped (any device). */
-  scheduled: [ScheduledMessage]
-  /** A group room the user is in (or just left) changed: name, photo, members, admins. */
-  roomUpdate: [Room]
-  /** An admin deleted a group room the user was in. */
-  roomDelete: [RoomDeletedEvent]
-  /** The user cleared a room's history, on this device or another. */
-  roomClear: [RoomClearedEvent]
-}
-
 const REQUEST_TIMEOUT_MS = 30_000
-
-const isMessage = (value: unknown): value is Message => {
-  const m = value as Partial<Message> | null
-  return typeof m?.messageID === 'string' && typeof m.roomID === 'string' && typeof m.created === 'number'
-}
 
 export class ParleyClient {
   readonly users: ReturnType<typeof usersAPI> & ReturnType<typeof profilesAPI>
@@ -280,50 +225,7 @@ export class ParleyClient {
 
   /** A frame the server pushed: one of the catalogue's (frames.generated.ts); others are ignored. */
   private frame(eventName: string, data: unknown): void {
-    const frame = { eventName, data } as UserFrame
-    switch (frame.eventName) {
-      case 'chat/sendMessage':
-        if (isMessage(frame.data)) this.sync.receive(frame.data)
-        return
-      case 'chat/updateMessage':
-        if (isMessage(frame.data) && this.sync.update(frame.data))
-          this.events.emit('messageUpdate', frame.data)
-        return
-      case 'chat/startTyping':
-      case 'chat/stopTyping': {
-        const { roomID, user } = frame.data
-        this.events.emit('typing', { roomID, user, typing: frame.eventName === 'chat/startTyping' })
-        return
-      }
-      case 'user/status':
-        this.events.emit('presence', frame.data)
-        return
-      case 'case/update':
-        this.events.emit('case', frame.data)
-        return
-      case 'chat/starred':
-        this.events.emit('starred', frame.data)
-        return
-      case 'scheduled/update':
-        this.events.emit('scheduled', frame.data)
-        return
-      case 'room/state':
-        this.events.emit('roomState', frame.data)
-        return
-      case 'user/block':
-      case 'user/unblock':
-        this.events.emit('block', { user: frame.data.user, blocked: frame.eventName === 'user/block' })
-        return
-      case 'room/update':
-        this.events.emit('roomUpdate', frame.data)
-        return
-      case 'room/delete':
-        this.events.emit('roomDelete', frame.data)
-        return
-      case 'room/clear':
-        this.events.emit('roomClear', frame.data)
-        return
-    }
+    emitFrame(this.events, this.sync, { eventName, data } as UserFrame)
   }
 
   private ended(): void {

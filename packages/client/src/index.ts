@@ -2,8 +2,9 @@
 
 export type { CaseMessageType, SendCaseMessage, SendFile, SendMessage } from './api.js'
 export type { BackoffOptions } from './backoff.js'
-export { ParleyClient, type ParleyClientOptions, type ParleyEvents } from './client.js'
+export { ParleyClient, type ParleyClientOptions } from './client.js'
 export { ParleyError } from './errors.js'
+export type { ParleyEvents } from './events.js'
 export { type FileKind, fileOf, kindOf, type SendFileOptions, type UploadOptions } from './files.js'
 export { interactiveOf, quickReply, replyTitle } from './interactive.js'
 export type { NumberedPage } from './message-actions.js'

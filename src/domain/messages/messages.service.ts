@@ -17,6 +17,7 @@ import { checkContent } from './message-types.js'
 import { OneStatementSend, onlyStored } from './one-statement-send.js'
 import type { Senders } from './senders.js'
 import { newMessage } from './store-message.js'
+import { joinThread, requireThreadStart } from './thread-replies.js'
 
 /**
  * Messages in rooms. A send is idempotent on (sender, localID); `created` strictly increases
@@ -69,7 +70,7 @@ export class MessagesService {
     const content = checkContent({ type: input.type, body: input.body ?? '', data: input.data })
     if (input.replyTo) await this.requireInRoom(input.replyTo, access.room.id)
     const { threadID } = input
-    if (threadID) await this.requireThreadStart(threadID, access.room.id)
+    if (threadID) await requireThreadStart(this.database.db, this.repositories, threadID, access.room.id)
     const id = this.database.ids.next()
     const message = newMessage(id, this.clock.now(), { roomID: access.room.id, senderID }, input, content)
     // Most messages carry no file, start no thread and go to no event endpoint: stored by one statement.
@@ -80,7 +81,8 @@ export class MessagesService {
             const withFile = await this.files.contentWithFile(trx, sender, content)
             const stored = await this.repositories.messages.storeMessage(trx, { ...message, ...withFile })
             if (stored) {
-              if (threadID) await this.joinThread(trx, stored, threadID, message.now)
+              if (threadID)
+                await joinThread(trx, this.repositories, { reply: stored, threadID, now: message.now })
               await this.files.attach(trx, { id: stored.id, roomID: access.room.id, content: withFile })
               const recipientIDs = access.participants.map((p) => p.user_id).filter((id) => id !== senderID)
               await this.happenings.emit(trx, 'message.stored', {
@@ -115,25 +117,6 @@ export class MessagesService {
         await this.repositories.messages.findMessages(this.database.db, [threadID]),
       )
     return sent
-  }
-
-  /** A reply joins its thread (the first message locked first, as any change of it is). */
-  private async joinThread(
-    trx: Kysely<Schema>,
-    reply: Selectable<MessagesTable>,
-    threadID: string,
-    now: number,
-  ) {
-    await this.repositories.messageChanges.reviseMessage(trx, threadID, now)
-    await this.repositories.messageChanges.joinThread(trx, reply.id, threadID)
-    reply.thread_id = threadID
-  }
-
-  /** A thread starts at a message of the room that is not itself a reply in a thread. */
-  private async requireThreadStart(threadID: string, roomID: string): Promise<void> {
-    const [row] = await this.repositories.messages.findMessages(this.database.db, [threadID])
-    if (!row || row.room_id !== roomID || row.thread_id !== null || row.is_deleted === 1)
-      throw paramError('threadID', 'is not a message of the room that can start a thread')
   }
 
   /**
