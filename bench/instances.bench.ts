@@ -10,23 +10,26 @@ import { cpuTicks } from './realtime/load.js'
 // USERS users over /connect, half of them writing to the other half at RATE msg/s over all
 // instances. Each size runs twice: "across", every writer's partner on another instance, and
 // "local", every writer's partner on its own instance (what others publish is then of no use to
-// an instance, and should cost it nothing). BENCH_PARLEY names the server to run (another build's
-// dist/main.js, for a before-and-after).
+// an instance, and should cost it nothing), at the largest size only. BENCH_PARLEY names the
+// servers to run, comma-separated (e.g. `dist/main.js,/tmp/main/dist/main.js` for a before and
+// after: each size is measured with each in turn).
 
 const USERS = Number(process.env.BENCH_INSTANCE_USERS ?? 400)
 const RATE = Number(process.env.BENCH_INSTANCE_RATE ?? 400)
-const SERVER = process.env.BENCH_PARLEY ?? 'dist/main.js'
+/** The builds to compare, each size measured with each in turn (same conditions). */
+const SERVERS = (process.env.BENCH_PARLEY ?? 'dist/main.js').split(',')
 const IDLE_SECONDS = 4
+/** How long a measurement waits for its last messages to arrive (the CPU counts until then). */
+const DRAIN_MS = 30_000
 
 export interface InstanceFigures {
+  server: string
   instances: number
   placement: 'across' | 'local'
   sent: number
   delivered: number
   /** CPU seconds of every instance together per delivered message, in µs. */
   cpuPerMessage: number
-  /** The same, less what the instances spend idle (timers, polls) in as long. */
-  busyPerMessage: number
   /** CPU of one idle instance (1 = a core). */
   idlePerInstance: number
   redisCPU: number
@@ -72,7 +75,7 @@ export async function benchInstances(postgresURL: string, counts: number[]): Pro
     PG_WORKER_POOL_MAX: '2',
   }
   try {
-    const first = await startService([SERVER], env)
+    const first = await startService([SERVERS[0] as string], env)
     const { serverKey } = newOrganization(env)
     const post = poster(first.url)
     const users = await pool(
@@ -82,11 +85,13 @@ export async function benchInstances(postgresURL: string, counts: number[]): Pro
     )
     await first.stop()
     const rows: InstanceFigures[] = []
+    const largest = Math.max(...counts)
     for (const count of counts)
-      for (const placement of ['across', 'local'] as const) {
-        if (count === 1 && placement === 'local') continue
-        rows.push(await measure(count, placement, env, users, redis.pid as number))
-      }
+      for (const placement of count === largest && count > 1
+        ? (['across', 'local'] as const)
+        : (['across'] as const))
+        for (const server of SERVERS)
+          rows.push(await measure(server, count, placement, env, users, redis.pid as number))
     return rows
   } finally {
     redis.kill('SIGKILL')
@@ -98,13 +103,14 @@ export async function benchInstances(postgresURL: string, counts: number[]): Pro
 type User = Awaited<ReturnType<typeof signIn>>
 
 async function measure(
+  server: string,
   count: number,
   placement: 'across' | 'local',
   env: Record<string, string>,
   users: User[],
   redisPID: number,
 ): Promise<InstanceFigures> {
-  const services = await Promise.all(Array.from({ length: count }, () => startService([SERVER], env)))
+  const services = await Promise.all(Array.from({ length: count }, () => startService([server], env)))
   const pairs = USERS / 2
   // Writer i on instance i % count; its reader there too (local), or on the next one (across).
   const home = (i: number) => (i < pairs ? i % count : (i - pairs + (placement === 'across' ? 1 : 0)) % count)
@@ -119,22 +125,26 @@ async function measure(
     })
   let sequence = 0
   let label = 'warm'
+  // Each measurement's localIDs are its own (the users and their rooms are the run's).
+  const run = `${Date.now().toString(36)}-${count}-${placement}`
   const sendDue = (due: number) => {
     for (let n = 0; n < due; n++, sequence++) {
       const from = sequence % pairs
       const to = (users[pairs + from] as User).userID
-      links[from]?.send(to, `s${count}-${placement}-${label}-${sequence}`, String(performance.now()))
+      links[from]?.send(to, `${run}-${label}-${sequence}`, String(performance.now()))
     }
   }
-  /** Offers RATE msg/s for `seconds`, then lets what is on its way arrive. */
+  /** Offers RATE msg/s for `seconds`, then waits until what was sent arrived (up to DRAIN_MS). */
   const offer = async (seconds: number) => {
     sequence = 0
+    latencies.length = 0
     const started = performance.now()
     const due = () => Math.floor(((performance.now() - started) * RATE) / 1000) - sequence
     const ticker = setInterval(() => sendDue(due()), 5)
     await pause(seconds * 1000)
     clearInterval(ticker)
-    await pause(2000)
+    const drained = performance.now() + DRAIN_MS
+    while (latencies.length < sequence && performance.now() < drained) await pause(50)
     return (performance.now() - started) / 1000
   }
   // A warm-up at the full rate (each instance compiles its hot paths), then CPU while idle.
@@ -144,7 +154,6 @@ async function measure(
   const idleStart = ticks()
   await pause(IDLE_SECONDS * 1000)
   const idlePerSecond = (ticks() - idleStart) / 100 / IDLE_SECONDS
-  latencies.length = 0
   label = 'load'
   const [startTicks, startRedis] = [ticks(), cpuTicks(redisPID)]
   const seconds = await offer(DURATION)
@@ -156,12 +165,12 @@ async function measure(
   await Promise.all(services.map((service) => service.stop()))
   const delivered = Math.max(1, latencies.length)
   return {
+    server,
     instances: count,
     placement,
     sent: sequence,
     delivered: latencies.length,
     cpuPerMessage: (cpu / delivered) * 1e6,
-    busyPerMessage: ((cpu - idlePerSecond * seconds) / delivered) * 1e6,
     idlePerInstance: idlePerSecond / count,
     redisCPU,
     p50: at(0.5),
@@ -171,28 +180,26 @@ async function measure(
 }
 
 export function printInstances(rows: InstanceFigures[]): void {
-  console.log(
-    `\ninstances: ${USERS} users over /connect, ${RATE} msg/s for ${DURATION} s at each size (${SERVER})`,
-  )
-  const header = ['instances', 'partners', 'sent', 'delivered', 'CPU µs/msg', 'vs 1', 'less idle', 'vs 1']
+  console.log(`\ninstances: ${USERS} users over /connect, ${RATE} msg/s for ${DURATION} s at each size`)
+  const header = ['server', 'instances', 'partners', 'sent', 'delivered', 'CPU µs/msg', 'vs 1']
   header.push('idle CPU/instance', 'Redis CPU', 'p50 ms', 'p99 ms', 'load avg')
-  const one = rows.find((row) => row.instances === 1)
-  const times = (value: number, base = 0) => (base ? `${(value / base).toFixed(2)}×` : '')
-  const lines = rows.map((row) => [
-    String(row.instances),
-    row.placement,
-    String(row.sent),
-    String(row.delivered),
-    row.cpuPerMessage.toFixed(0),
-    times(row.cpuPerMessage, one?.cpuPerMessage),
-    row.busyPerMessage.toFixed(0),
-    times(row.busyPerMessage, one?.busyPerMessage),
-    `${(row.idlePerInstance * 100).toFixed(1)}%`,
-    `${(row.redisCPU * 100).toFixed(0)}%`,
-    row.p50.toFixed(1),
-    row.p99.toFixed(1),
-    row.load.toFixed(1),
-  ])
+  const lines = rows.map((row) => {
+    const one = rows.find((other) => other.server === row.server && other.instances === 1)
+    return [
+      row.server,
+      String(row.instances),
+      row.placement,
+      String(row.sent),
+      String(row.delivered),
+      row.cpuPerMessage.toFixed(0),
+      one ? `${(row.cpuPerMessage / one.cpuPerMessage).toFixed(2)}×` : '',
+      `${(row.idlePerInstance * 100).toFixed(1)}%`,
+      `${(row.redisCPU * 100).toFixed(0)}%`,
+      row.p50.toFixed(1),
+      row.p99.toFixed(1),
+      row.load.toFixed(1),
+    ]
+  })
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)))
   for (const line of [header, ...lines])
     console.log(line.map((c, i) => c.padEnd(widths[i] as number)).join('  '))
