@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { loadavg } from 'node:os'
+import { Redis } from 'ioredis'
 import { DURATION, freePort, freshStorage, newOrganization, poster, signIn, startService } from './lib.js'
 import { dial, type Link, pool } from './realtime/links.js'
 import { cpuTicks } from './realtime/load.js'
@@ -30,6 +31,8 @@ export interface InstanceFigures {
   delivered: number
   /** CPU seconds of every instance together per delivered message, in µs. */
   cpuPerMessage: number
+  /** What Redis sent its clients per delivered message: the publishes each instance reads. */
+  redisBytesPerMessage: number
   /** CPU of one idle instance (1 = a core). */
   idlePerInstance: number
   redisCPU: number
@@ -74,8 +77,14 @@ export async function benchInstances(postgresURL: string, counts: number[]): Pro
     PG_POOL_MAX: '6',
     PG_WORKER_POOL_MAX: '2',
   }
+  const stats = new Redis(redisPort, '127.0.0.1')
+  /** Redis' process, and the bytes it has sent its clients (the instances' subscriptions, mostly). */
+  const redisOf = {
+    pid: redis.pid as number,
+    bytesOut: async () => Number(/total_net_output_bytes:(\d+)/.exec(await stats.info('stats'))?.[1] ?? 0),
+  }
   try {
-    const first = await startService([SERVERS[0] as string], env)
+    const first = await startService([SERVERS[0] as string], env, '/readyz')
     const { serverKey } = newOrganization(env)
     const post = poster(first.url)
     const users = await pool(
@@ -90,10 +99,10 @@ export async function benchInstances(postgresURL: string, counts: number[]): Pro
       for (const placement of count === largest && count > 1
         ? (['across', 'local'] as const)
         : (['across'] as const))
-        for (const server of SERVERS)
-          rows.push(await measure(server, count, placement, env, users, redis.pid as number))
+        for (const server of SERVERS) rows.push(await measure(server, count, placement, env, users, redisOf))
     return rows
   } finally {
+    stats.disconnect()
     redis.kill('SIGKILL')
     await once(redis, 'exit')
     await storage.drop()
@@ -108,9 +117,11 @@ async function measure(
   placement: 'across' | 'local',
   env: Record<string, string>,
   users: User[],
-  redisPID: number,
+  redis: { pid: number; bytesOut(): Promise<number> },
 ): Promise<InstanceFigures> {
-  const services = await Promise.all(Array.from({ length: count }, () => startService([server], env)))
+  const services = await Promise.all(
+    Array.from({ length: count }, () => startService([server], env, '/readyz')),
+  )
   const pairs = USERS / 2
   // Writer i on instance i % count; its reader there too (local), or on the next one (across).
   const home = (i: number) => (i < pairs ? i % count : (i - pairs + (placement === 'across' ? 1 : 0)) % count)
@@ -155,10 +166,11 @@ async function measure(
   await pause(IDLE_SECONDS * 1000)
   const idlePerSecond = (ticks() - idleStart) / 100 / IDLE_SECONDS
   label = 'load'
-  const [startTicks, startRedis] = [ticks(), cpuTicks(redisPID)]
+  const [startTicks, startRedis, startBytes] = [ticks(), cpuTicks(redis.pid), await redis.bytesOut()]
   const seconds = await offer(DURATION)
   const cpu = (ticks() - startTicks) / 100
-  const redisCPU = (cpuTicks(redisPID) - startRedis) / 100 / seconds
+  const redisCPU = (cpuTicks(redis.pid) - startRedis) / 100 / seconds
+  const bytesOut = (await redis.bytesOut()) - startBytes
   const sorted = [...latencies].sort((a, b) => a - b)
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
   for (const link of links) link.close()
@@ -171,6 +183,7 @@ async function measure(
     sent: sequence,
     delivered: latencies.length,
     cpuPerMessage: (cpu / delivered) * 1e6,
+    redisBytesPerMessage: bytesOut / delivered,
     idlePerInstance: idlePerSecond / count,
     redisCPU,
     p50: at(0.5),
@@ -182,7 +195,7 @@ async function measure(
 export function printInstances(rows: InstanceFigures[]): void {
   console.log(`\ninstances: ${USERS} users over /connect, ${RATE} msg/s for ${DURATION} s at each size`)
   const header = ['server', 'instances', 'partners', 'sent', 'delivered', 'CPU µs/msg', 'vs 1']
-  header.push('idle CPU/instance', 'Redis CPU', 'p50 ms', 'p99 ms', 'load avg')
+  header.push('Redis out B/msg', 'idle CPU/instance', 'Redis CPU', 'p50 ms', 'p99 ms', 'load avg')
   const lines = rows.map((row) => {
     const one = rows.find((other) => other.server === row.server && other.instances === 1)
     return [
@@ -193,6 +206,7 @@ export function printInstances(rows: InstanceFigures[]): void {
       String(row.delivered),
       row.cpuPerMessage.toFixed(0),
       one ? `${(row.cpuPerMessage / one.cpuPerMessage).toFixed(2)}×` : '',
+      row.redisBytesPerMessage.toFixed(0),
       `${(row.idlePerInstance * 100).toFixed(1)}%`,
       `${(row.redisCPU * 100).toFixed(0)}%`,
       row.p50.toFixed(1),
