@@ -10,6 +10,7 @@ const UNIT = [
   'test/frame-text.test.ts',
   'test/in-turns.test.ts',
   'test/local-days.test.ts',
+  'test/redis-channels.test.ts',
   'test/report-day-events.test.ts',
   'test/sql-listing.test.ts',
   'test/statement-cache.test.ts',

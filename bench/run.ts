@@ -2,6 +2,7 @@ import pg from 'pg'
 import { benchAbuse, printAbuse } from './abuse.bench.js'
 import { benchDelivery, printDelivery } from './delivery.bench.js'
 import { benchHistory } from './history.bench.js'
+import { benchInstances, instanceCounts, printInstances } from './instances.bench.js'
 import { type Figures, load, printTable, startService } from './lib.js'
 import { benchAgainstSocketIO, benchRealtime, benchRelay, printRealtime } from './realtime/realtime.bench.js'
 import { benchReports, printReports } from './reports.bench.js'
@@ -19,8 +20,13 @@ import { benchWebhook } from './webhook.bench.js'
 
 const postgresURL =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-// `npm run bench -- --scale`: only how costs grow with the data (see scale.bench.ts).
-const only = process.argv.includes('--scale') ? 'scale' : process.env.BENCH_ONLY
+// `npm run bench -- --scale`: only how costs grow with the data (see scale.bench.ts);
+// `npm run bench -- --instances 1,2,4,8`: only how they grow with instances (instances.bench.ts).
+const only = process.argv.includes('--scale')
+  ? 'scale'
+  : process.argv.includes('--instances')
+    ? 'instances'
+    : process.env.BENCH_ONLY
 
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: postgresURL })
@@ -110,6 +116,11 @@ if (!only || only === 'abuse') {
   const rows = await benchAbuse('SQLite')
   if (await postgresReachable()) rows.push(...(await benchAbuse('PostgreSQL', postgresURL)))
   printAbuse(rows)
+}
+if (!only || only === 'instances') {
+  if (await postgresReachable())
+    printInstances(await benchInstances(postgresURL, instanceCounts(process.argv)))
+  else console.log(`Instances skipped: ${postgresURL} is not reachable`)
 }
 if (only === 'scale') {
   const rows = [await benchScale('SQLite')]

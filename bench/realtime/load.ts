@@ -33,7 +33,7 @@ const rssBytes = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024
 
 /** utime + stime of a process, in 1/100 s (0 once it is gone). */
-function cpuTicks(pid: number | string): number {
+export function cpuTicks(pid: number | string): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
     return Number(fields[11]) + Number(fields[12])

@@ -38,6 +38,8 @@ interface Held {
 export class RedisHub implements Hub {
   private readonly local: LocalHub
   private readonly origin = randomToken(9)
+  /** How every message this instance publishes begins. */
+  private readonly ownStart = `{"origin":"${this.origin}","seq":`
   private readonly lossListeners = new Set<LossListener>()
   private readonly numbers = new ChannelNumbers()
   private readonly held = new Map<string, Held>()
@@ -72,7 +74,7 @@ export class RedisHub implements Hub {
     const event = JSON.stringify(frame)
     for (const [channel, part] of channelsOf(audience)) {
       const seq = this.numbers.next(channel)
-      const message = `{"origin":"${this.origin}","seq":${seq},"audience":${JSON.stringify(part)},"event":${event}}`
+      const message = `${this.ownStart}${seq},"audience":${JSON.stringify(part)},"event":${event}}`
       this.send(channel, message).catch((error: Error) => {
         this.failed.add(channel)
         this.log.error({ err: error, eventName: frame.eventName }, 'redis hub: publish failed')
@@ -158,7 +160,8 @@ export class RedisHub implements Hub {
 
   private readonly receive = (channel: string, raw: string) => {
     const held = this.held.get(channel)
-    if (!held) return
+    // Its own publishes come back to an instance holding their user: known by their start, unread.
+    if (!held || raw.startsWith(this.ownStart)) return
     const envelope = parseEnvelope(raw)
     if (!envelope) {
       this.log.warn({ length: raw.length }, 'redis hub: dropped a malformed message')
