@@ -7,7 +7,7 @@ import { send } from './support/app.js'
 import { startServerProcess } from './support/processes.js'
 
 // Start-up loads what the configuration needs (docs/benchmarks.md, start-up): on SQLite without Redis, the
-// PostgreSQL and Redis clients, Swagger, Prometheus' client, S3's SDK, sharp and jose wait for the
+// PostgreSQL and Redis clients, Swagger, Prometheus' client, S3's SDK, sharp, jose and mail's packages wait for the
 // request that needs them; nor does Node's bundled undici (an ES module import of node:http loads
 // it, see lib/builtins.ts). The built server runs with a test-only hook (support/module-log.mjs)
 // that lists, as the process exits, every module it loaded.
@@ -24,6 +24,10 @@ const LAZY = [
   'jose', // access tokens
   '@aws-sdk/client-s3', // S3_BUCKET
   'sharp', // an image's thumbnail
+  'nodemailer', // a reply sent by e-mail
+  'mailparser', // a mail taken in
+  'imapflow', // a mailbox with IMAP
+  'smtp-server', // EMAIL_SMTP_PORT
   '@fastify/ajv-compiler', // never: routes are checked with zod
   // fast-json-stringify with Ajv, which it checks schemas with: a route's first answer other than
   // a health check's, an event's first delivery (Fastify itself loads fast-json-stringify's writer)

@@ -73,6 +73,11 @@ const message = fc.record({
   isDeleted: fc.boolean(),
   isDelivered: fc.boolean(),
   isRead: fc.boolean(),
+  edited: integer,
+  reactions: fc.array(fc.record({ emoji: anyString, count: integer, userIDs: fc.array(anyString) })),
+  threadID: fc.option(anyString, { nil: null }),
+  replyCount: integer,
+  isPinned: fc.boolean(),
 })
 
 describe('responses written through their schemas', () => {
@@ -123,6 +128,7 @@ describe('responses written through their schemas', () => {
       agentAccountID: '',
       roomID: '4',
       firstMessage: 'help',
+      channel: 'app',
       created: 5,
       updated: 6,
       closedTime: null,

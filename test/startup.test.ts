@@ -44,6 +44,8 @@ describe('configuration', () => {
       httpTimeouts: { headersMs: 10_000, requestMs: 120_000, idleMs: 60_000, keepAliveMs: 72_000 },
       connectionsPerAddress: 128,
       sockets: { perSession: 16, perUser: 32 },
+      emailSMTP: { host: '0.0.0.0', port: undefined, maxBytes: 50 * 1024 * 1024 },
+      emailIMAPPollSeconds: 60,
     })
   })
 

@@ -53,7 +53,7 @@ describeEachDatabase('TapTalk.io compatibility', (dialect) => {
       json: { status: 404, error: { code: '40401', message: 'User 42 not found', field: '' }, data: {} },
     })
     expect((await ann.call('/v1/client/user/get_by_id', { id: '42' })).status).toBe(404)
-    const nowhere = await sdkCall('/v1/client/chat_report/submit_user', ann.accessToken)
+    const nowhere = await sdkCall('/v1/client/sticker/get_list', ann.accessToken)
     expect(nowhere).toMatchObject({ status: 200, json: { status: 404, error: { code: '40400' } } })
     const expired = await sdkCall('/v1/chat/message/room_list_and_unread', 'not.a.token')
     expect(expired.json).toMatchObject({ status: 401, error: { code: '40103' } })

@@ -1,4 +1,4 @@
-import { ImapFlow } from 'imapflow'
+import type { ImapFlow } from 'imapflow'
 import type { BaseLogger } from 'pino'
 import type { MailboxRow } from '../domain/email/email.repository.js'
 import type { EmailInbound } from '../domain/email/inbound.js'
@@ -136,6 +136,8 @@ class Watch {
   /** One connection: polls until it closes (then throws) or the watch stops. */
   private async session(): Promise<void> {
     const { mailbox } = this
+    // Loaded with the first mailbox that has IMAP, not at start (test/lazy-loading.test.ts).
+    const { ImapFlow } = await import('imapflow')
     const client = new ImapFlow({
       host: mailbox.imap_host,
       port: mailbox.imap_port,

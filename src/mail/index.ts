@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config/config.js'
 import type { Email } from '../domain/email/email.js'
 import { IMAPPoller } from './imap-poller.js'
-import { SMTPListener } from './smtp-listener.js'
+import type { SMTPListener } from './smtp-listener.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,9 +24,12 @@ export function useMail(app: FastifyInstance, config: Config, email: Email): voi
   app.addHook('onReady', async () => poller.start())
   app.addHook('preClose', async () => poller.stop())
   if (port === undefined) return
-  const listener = new SMTPListener({ ...email, log: app.log }, { host, port, maxBytes })
+  let listener: SMTPListener | undefined
   app.addHook('onReady', async () => {
+    // Loaded only where the listener is on (EMAIL_SMTP_PORT), not at every start.
+    const { SMTPListener } = await import('./smtp-listener.js')
+    listener = new SMTPListener({ ...email, log: app.log }, { host, port, maxBytes })
     listening = await listener.listen()
   })
-  app.addHook('preClose', async () => listener.close())
+  app.addHook('preClose', async () => listener?.close())
 }

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream'
-import { createTransport, type Transporter } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { Sealer } from '../../lib/sealed.js'
 import type { Database } from '../../storage/database.js'
 import type { Channel, Contact, Identity, Outgoing, SendResult } from '../channels/channel.js'
@@ -57,7 +57,7 @@ export class EmailChannel implements Channel {
       })),
     )
     try {
-      await this.transportOf(mailbox).sendMail({
+      await (await this.transportOf(mailbox)).sendMail({
         from: { name: outgoing.senderName || mailbox.display_name, address: mailbox.address },
         replyTo: addresses.replyAddress(mailbox.address, outgoing.caseID),
         to: { name: outgoing.to.name, address: outgoing.to.address },
@@ -78,10 +78,12 @@ export class EmailChannel implements Channel {
   }
 
   /** One pooled transport per mailbox, made again when its settings change. */
-  private transportOf(mailbox: MailboxRow): Transporter {
+  private async transportOf(mailbox: MailboxRow): Promise<Transporter> {
     const cached = this.transports.get(mailbox.organization_id)
     if (cached && cached.updated === mailbox.updated) return cached.transport
     cached?.transport.close()
+    // Loaded with the first reply sent by e-mail, not at start (test/lazy-loading.test.ts).
+    const { createTransport } = await import('nodemailer')
     const transport = createTransport({
       host: mailbox.smtp_host,
       port: mailbox.smtp_port,

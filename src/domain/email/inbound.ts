@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
-import { type AddressObject, type ParsedMail, simpleParser } from 'mailparser'
+import type { AddressObject, ParsedMail } from 'mailparser'
 import { isUniqueViolation } from '../../errors/faults.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
@@ -60,6 +60,8 @@ export class EmailInbound {
     envelope: { from?: string | undefined; to?: readonly string[] } = {},
   ): Promise<Taken> {
     const { repositories, database, addresses } = this.deps
+    // Loaded with the first mail, not at start (test/lazy-loading.test.ts).
+    const { simpleParser } = await import('mailparser')
     const mail = await simpleParser(source, { skipTextToHtml: true, skipImageLinks: true })
     const headerID =
       messageIDs(mail.messageId)[0] ?? `sha256.${createHash('sha256').update(source).digest('hex')}@parley`

@@ -5,7 +5,7 @@
 const HISTORY_STARTS = [
   /^On .{1,300}wrote:\s*$/,
   /^Am .{1,300}schrieb.{0,100}:\s*$/,
-  /^Le .{1,300}a écrit\s*:\s*$/,
+  /^Le .{1,300}a \u00e9crit\s*:\s*$/,
   /^-{2,}\s*Original Message\s*-{2,}\s*$/i,
   /^-{2,}\s*Forwarded message\s*-{2,}\s*$/i,
   /^_{20,}\s*$/,
