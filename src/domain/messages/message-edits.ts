@@ -1,4 +1,5 @@
 import { AppError, paramError } from '../../errors/app-error.js'
+import { indexedText } from '../../lib/search-words.js'
 import type { Database } from '../../storage/database.js'
 import { type Actor, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
@@ -41,7 +42,7 @@ export class MessageEdits {
   constructor(
     private readonly deps: {
       database: Database
-      repositories: Pick<Repositories, 'messages' | 'messageChanges'>
+      repositories: Pick<Repositories, 'messages' | 'messageChanges' | 'search'>
       changes: MessageChanges
       rooms: RoomsService
       happenings: Dispatcher
@@ -75,6 +76,11 @@ export class MessageEdits {
       if (typeof data.caption === 'string') data.caption = input.body
       const edited = { ...row, body: input.body, data: JSON.stringify(data), edited: now, updated: now }
       await this.deps.repositories.messageChanges.setContent(trx, row.id, edited)
+      await this.deps.repositories.search.reindexMessage(trx, {
+        id: row.id,
+        roomID: row.room_id,
+        words: indexedText(input.body),
+      })
       await this.deps.happenings.emit(trx, 'message.edited', {
         organizationID: client.organizationID,
         message: edited,
