@@ -114,6 +114,12 @@ describeEachDatabase('message edits', (dialect) => {
     server().clock.advance(61_000)
     const late = await alice.call('/v1/chat/message/edit', { messageID, body: 'fourth' })
     expect(late.json.error.code).toBe('40901')
+    // At most 100 texts kept for one message.
+    const often = await send('often')
+    for (let i = 0; i < 100; i++)
+      await alice.call('/v1/chat/message/edit', { messageID: often, body: `v${i}` })
+    const over = await alice.call('/v1/chat/message/edit', { messageID: often, body: 'one more' })
+    expect([over.status, over.json.error.code]).toEqual([409, '40902'])
     const bad = await admin.call('/admin/message_settings/set', {
       editWindowSeconds: -1,
       keepEditedOriginals: true,

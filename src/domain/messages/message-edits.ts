@@ -26,6 +26,9 @@ export interface EditedOriginal {
   data: Record<string, unknown>
 }
 
+/** Most texts kept for one message, where the organization keeps them (docs/reference/quotas.md). */
+export const MAX_KEPT_ORIGINALS = 100
+
 /** The longest edit window an organization may choose: a year. */
 export const MAX_EDIT_WINDOW_SECONDS = 365 * 24 * 3600
 
@@ -63,7 +66,13 @@ export class MessageEdits {
           'conflict',
           `Message ${row.id} can no longer be edited (${settings.editWindowSeconds} s after sending)`,
         )
-      if (settings.keepEditedOriginals)
+      if (settings.keepEditedOriginals) {
+        if ((await this.deps.repositories.messageChanges.originalCount(trx, row.id)) >= MAX_KEPT_ORIGINALS)
+          throw new AppError(
+            'limitReached',
+            `Message ${row.id} was edited ${MAX_KEPT_ORIGINALS} times, the most its kept texts hold`,
+            'messageID',
+          )
         await this.deps.repositories.messageChanges.keepOriginal(trx, {
           id: this.deps.database.ids.next(),
           message_id: row.id,
@@ -71,6 +80,7 @@ export class MessageEdits {
           body: row.body,
           data: row.data,
         })
+      }
       const data = JSON.parse(row.data) as Record<string, unknown>
       // A caption kept in data too (as the family's SDKs keep it) follows the body.
       if (typeof data.caption === 'string') data.caption = input.body
