@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signInAgent } from './support/agents.js'
 import { useServer } from './support/app.js'
 import { startBot } from './support/bot-server.js'
+import { openCase } from './support/cases.js'
 import { createOrganization, roomHistory, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
 import { connect } from './support/sockets.js'
@@ -113,11 +114,38 @@ describeEachDatabase('message edits', (dialect) => {
     server().clock.advance(61_000)
     const late = await alice.call('/v1/chat/message/edit', { messageID, body: 'fourth' })
     expect(late.json.error.code).toBe('40901')
+    // At most 100 texts kept for one message.
+    const often = await send('often')
+    for (let i = 0; i < 100; i++)
+      await alice.call('/v1/chat/message/edit', { messageID: often, body: `v${i}` })
+    const over = await alice.call('/v1/chat/message/edit', { messageID: often, body: 'one more' })
+    expect([over.status, over.json.error.code]).toEqual([409, '40902'])
     const bad = await admin.call('/admin/message_settings/set', {
       editWindowSeconds: -1,
       keepEditedOriginals: true,
     })
     expect(bad.json.error.code).toBe('40002')
+    await admin.call('/admin/message_settings/set', { editWindowSeconds: 900, keepEditedOriginals: false })
+  })
+
+  test("an edit in a case is what the agents' search finds; a delete takes the kept texts too", async () => {
+    await admin.call('/admin/message_settings/set', { editWindowSeconds: 900, keepEditedOriginals: true })
+    const opened = await openCase(bob, 'my parcel is lost')
+    const first = (await roomHistory(bob, opened.roomID)).find((m) => m.body === 'my parcel is lost')
+    const edited = await bob.call('/v1/chat/message/edit', {
+      messageID: first.messageID,
+      body: 'my xylophone is lost',
+    })
+    expect(edited.json.data.message.body).toBe('my xylophone is lost')
+    const found = async (query: string) =>
+      (await admin.call('/case/search', { query })).json.data.cases.map((c: { caseID: string }) => c.caseID)
+    expect(await found('xylophone')).toEqual([opened.caseID])
+    expect(await found('parcel')).toEqual([])
+    const kept = await admin.call('/admin/message_edits/list', { messageID: first.messageID })
+    expect(kept.json.data.edits.map((e: { body: string }) => e.body)).toEqual(['my parcel is lost'])
+    await bob.call('/v1/chat/message/delete', { roomID: opened.roomID, messageIDs: [first.messageID] })
+    const gone = await admin.call('/admin/message_edits/list', { messageID: first.messageID })
+    expect(gone.json.data.edits).toEqual([])
     await admin.call('/admin/message_settings/set', { editWindowSeconds: 900, keepEditedOriginals: false })
   })
 

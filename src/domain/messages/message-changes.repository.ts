@@ -36,6 +36,17 @@ export const keepOriginal = (
   original: { id: string; message_id: string; replaced: number; body: string; data: string },
 ) => trx.insertInto('message_edits').values(original).execute()
 
+export const originalCount = async (db: Kysely<Schema>, messageID: string) =>
+  Number(
+    (
+      await db
+        .selectFrom('message_edits')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('message_id', '=', messageID)
+        .executeTakeFirst()
+    )?.n ?? 0,
+  )
+
 /** The texts edits replaced, oldest first. */
 export const originalsOf = (db: Kysely<Schema>, messageID: string) =>
   db

@@ -1,4 +1,5 @@
 import { AppError, paramError } from '../../errors/app-error.js'
+import { indexedText } from '../../lib/search-words.js'
 import type { Database } from '../../storage/database.js'
 import { type Actor, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
@@ -25,6 +26,9 @@ export interface EditedOriginal {
   data: Record<string, unknown>
 }
 
+/** Most texts kept for one message, where the organization keeps them (docs/reference/quotas.md). */
+export const MAX_KEPT_ORIGINALS = 100
+
 /** The longest edit window an organization may choose: a year. */
 export const MAX_EDIT_WINDOW_SECONDS = 365 * 24 * 3600
 
@@ -41,7 +45,7 @@ export class MessageEdits {
   constructor(
     private readonly deps: {
       database: Database
-      repositories: Pick<Repositories, 'messages' | 'messageChanges'>
+      repositories: Pick<Repositories, 'messages' | 'messageChanges' | 'search'>
       changes: MessageChanges
       rooms: RoomsService
       happenings: Dispatcher
@@ -62,7 +66,13 @@ export class MessageEdits {
           'conflict',
           `Message ${row.id} can no longer be edited (${settings.editWindowSeconds} s after sending)`,
         )
-      if (settings.keepEditedOriginals)
+      if (settings.keepEditedOriginals) {
+        if ((await this.deps.repositories.messageChanges.originalCount(trx, row.id)) >= MAX_KEPT_ORIGINALS)
+          throw new AppError(
+            'limitReached',
+            `Message ${row.id} was edited ${MAX_KEPT_ORIGINALS} times, the most its kept texts hold`,
+            'messageID',
+          )
         await this.deps.repositories.messageChanges.keepOriginal(trx, {
           id: this.deps.database.ids.next(),
           message_id: row.id,
@@ -70,11 +80,17 @@ export class MessageEdits {
           body: row.body,
           data: row.data,
         })
+      }
       const data = JSON.parse(row.data) as Record<string, unknown>
       // A caption kept in data too (as the family's SDKs keep it) follows the body.
       if (typeof data.caption === 'string') data.caption = input.body
       const edited = { ...row, body: input.body, data: JSON.stringify(data), edited: now, updated: now }
       await this.deps.repositories.messageChanges.setContent(trx, row.id, edited)
+      await this.deps.repositories.search.reindexMessage(trx, {
+        id: row.id,
+        roomID: row.room_id,
+        words: indexedText(input.body),
+      })
       await this.deps.happenings.emit(trx, 'message.edited', {
         organizationID: client.organizationID,
         message: edited,

@@ -201,8 +201,9 @@ export const unreadTails = (
         .execute()
 
 /**
- * Erases the messages' content, inside the caller's transaction: also from the search index, and
- * their rooms count a change (pages of them made before are stale: page-cache.ts).
+ * Erases the messages' content, inside the caller's transaction: also from the search index and
+ * the texts their edits replaced, and their rooms count a change (pages of them made before are
+ * stale: page-cache.ts).
  */
 export async function markDeleted(db: Kysely<Schema>, ids: readonly string[], now: number) {
   await db
@@ -216,6 +217,7 @@ export async function markDeleted(db: Kysely<Schema>, ids: readonly string[], no
     .where('id', 'in', (eb) => eb.selectFrom('messages').select('room_id').where('id', 'in', ids))
     .execute()
   await unindexMessages(db, ids)
+  await db.deleteFrom('message_edits').where('message_id', 'in', ids).execute()
 }
 
 /**

@@ -65,6 +65,25 @@ export async function unindexMessages(db: Kysely<Schema>, ids: readonly string[]
   ).execute(db)
 }
 
+/**
+ * An edited message's new words, inside the editing transaction: only if it was indexed (SQLite's
+ * contentless table takes no update: its row is replaced).
+ */
+export async function reindexMessage(
+  db: Kysely<Schema>,
+  message: { id: string; roomID: string; words: string },
+) {
+  if (dialectOf(db) === 'postgres') {
+    await sql`update message_search set words = to_tsvector('simple', ${message.words})
+      where message_id = ${message.id}`.execute(db)
+    return
+  }
+  const found = await sql`select rowid from message_search where rowid = ${rowid(message.id)}`.execute(db)
+  if (found.rows.length === 0) return
+  await unindexMessages(db, [message.id])
+  await indexMessage(db, message)
+}
+
 /** An FTS5 string: always a phrase, never syntax (`"` doubled). */
 const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`
 
