@@ -20,6 +20,7 @@ import { MemoryCounter } from '../../storage/counters.js'
 import { RedisCounter } from '../../storage/redis.js'
 import { adminAPI } from './admin.js'
 import { agentCannedRepliesAPI } from './canned-replies.js'
+import { caseEmailsAPI } from './case-emails.js'
 import { agentCaseAPI } from './cases.js'
 import { describe, PREFIX } from './describe.js'
 import { eventEndpointsAPI } from './event-endpoints.js'
@@ -147,6 +148,7 @@ export async function agentAPI(
     await signedIn.register(adminAPI)
     await signedIn.register(eventEndpointsAPI)
     await signedIn.register(mailboxAPI)
+    await signedIn.register(caseEmailsAPI)
     const routes = signedIn.withTypeProvider<ZodTypeProvider>()
     routes.post(
       `${PREFIX}/auth/logout`,
