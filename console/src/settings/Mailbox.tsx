@@ -109,7 +109,7 @@ export function MailboxPage() {
       <PageHeader title={t.title} subtitle={t.subtitle} />
       {mailbox && (
         <section className="card" aria-label={t.health}>
-          <h3>{t.health}</h3>
+          <h2>{t.health}</h2>
           <p>
             {t.lastPoll}: {mailbox.lastPollAt ? fullTime(mailbox.lastPollAt) : t.never} · {t.lastError}:{' '}
             <span data-testid="mailbox-error">{mailbox.lastError || t.none}</span>
