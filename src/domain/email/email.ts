@@ -42,7 +42,7 @@ export interface EmailDependencies {
   audit: AuditLog
 }
 
-/** The channel first (the cases are given it), then what needs the cases too. */
+/** The channel comes first: the cases are given it (createCases), and the rest needs the cases. */
 export function createEmailChannel(deps: EmailDependencies): EmailChannel {
   return new EmailChannel({
     ...deps,
