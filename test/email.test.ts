@@ -137,12 +137,16 @@ describeEachDatabase('e-mail channel', (dialect) => {
       messageId: '<html@customer.example>',
     })
     expect((await visitorTexts()).map((m) => m.body)).toContain('Hello there')
-    const kept = await server.testDatabase.database.db
-      .selectFrom('email_messages')
-      .select('html')
-      .where('header_id', '=', 'html@customer.example')
-      .executeTakeFirstOrThrow()
-    expect(kept.html).toContain('<script>')
+    const { emails } = (await agent.call('/case/get_emails', { id: caseID })).json.data
+    const rich = emails.find((e: { subject: string }) => e.subject === 'Rich')
+    expect(rich).toMatchObject({ direction: 'in', from: VISITOR, to: [SUPPORT] })
+    expect(rich.html).toContain('<script>')
+    // Parley's reply is in the thread too, under its own Message-ID.
+    expect(emails.find((e: { direction: string }) => e.direction === 'out')).toMatchObject({
+      subject: 'Re: Parcel late',
+      from: SUPPORT,
+      to: [VISITOR],
+    })
   })
 
   test('a 30 MB attachment is over the file size limit: refused, and agents see it was sent', async () => {

@@ -14,6 +14,7 @@ import { CannedRepliesPage } from './settings/CannedReplies'
 import { ChatbotPage } from './settings/Chatbot'
 import { ChatbotsPage } from './settings/Chatbots'
 import { EventEndpointsPage } from './settings/EventEndpoints'
+import { MailboxPage } from './settings/Mailbox'
 import { ModerationPage } from './settings/Moderation'
 import { ServerKeysPage } from './settings/ServerKeys'
 import { TopicsPage } from './settings/Topics'
@@ -71,6 +72,7 @@ function Pages() {
       </Route>
       {admin && <Route path="/settings/chatbots" component={ChatbotsPage} />}
       {admin && <Route path="/settings/event-endpoints" component={EventEndpointsPage} />}
+      {admin && <Route path="/settings/mailbox" component={MailboxPage} />}
       {admin && (
         <Route path="/settings/chatbots/:chatbotID">
           {(params) => <ChatbotPage chatbotID={params.chatbotID} />}

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { CaseEmail } from '../domain/email/email-threads.js'
 import type { Mailbox } from '../domain/email/mailboxes.service.js'
 import { shapeOf } from './shape.js'
 
@@ -26,5 +27,22 @@ export const mailboxShape = shapeOf<Mailbox>()(
       ),
     lastPollAt: z.number().int().nullable().describe('When IMAP was last polled (epoch ms); null: never.'),
     lastError: z.string().describe("The last poll's or send's error; empty when it went well."),
+  }),
+)
+
+/** One e-mail of a case, beside the conversation. */
+export const caseEmailShape = shapeOf<CaseEmail>()(
+  z.object({
+    messageID: z.string().describe('The message of the conversation it is.'),
+    direction: z.enum(['in', 'out']).describe("in: the visitor's mail; out: a reply Parley sent."),
+    subject: z.string(),
+    from: z.string(),
+    to: z.array(z.string()),
+    html: z
+      .string()
+      .describe(
+        'The HTML part as received (empty for none): unsanitised, to be sanitised and shown in a sandbox.',
+      ),
+    created: z.number().int(),
   }),
 )

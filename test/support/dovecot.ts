@@ -80,44 +80,31 @@ service imap-login {
     rmSync(join(dir, 'run'), { recursive: true, force: true })
   }
   await start()
+  /** Runs `work` on an IMAP session of `user`'s, logged out after. */
+  const session = async <T>(user: string, work: (client: ImapFlow) => Promise<T>): Promise<T> => {
+    const auth = { user, pass: IMAP_PASSWORD }
+    const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth, logger: false })
+    await client.connect()
+    try {
+      return await work(client)
+    } finally {
+      await client.logout()
+    }
+  }
   return {
     port,
     /** Delivers a message into `user`'s INBOX (as a mail server's delivery would). */
-    async deliver(user: string, source: string | Buffer) {
-      const client = new ImapFlow({
-        host: '127.0.0.1',
-        port,
-        secure: false,
-        auth: { user, pass: IMAP_PASSWORD },
-        logger: false,
-      })
-      await client.connect()
-      try {
-        await client.append('INBOX', source)
-      } finally {
-        await client.logout()
-      }
-    },
+    deliver: (user: string, source: string | Buffer) =>
+      session(user, (client) => client.append('INBOX', source)),
     /** The flags of every message in `user`'s INBOX, by UID. */
-    async flags(user: string) {
-      const client = new ImapFlow({
-        host: '127.0.0.1',
-        port,
-        secure: false,
-        auth: { user, pass: IMAP_PASSWORD },
-        logger: false,
-      })
-      await client.connect()
-      try {
+    flags: (user: string) =>
+      session(user, async (client) => {
         await client.mailboxOpen('INBOX')
         const flags = new Map<number, string[]>()
         for await (const message of client.fetch('1:*', { flags: true }, { uid: true }))
           flags.set(message.uid, [...(message.flags ?? [])])
         return flags
-      } finally {
-        await client.logout()
-      }
-    },
+      }),
     stop,
     async restart() {
       await stop()

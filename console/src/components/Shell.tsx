@@ -13,6 +13,7 @@ import { StatusDot } from './ui'
 const SETTINGS = [
   { path: '/settings/chatbots', label: texts.shell.chatbots },
   { path: '/settings/event-endpoints', label: texts.shell.events },
+  { path: '/settings/mailbox', label: texts.shell.mailbox },
   { path: '/settings/server-keys', label: texts.shell.serverKeys },
   { path: '/settings/app-keys', label: texts.shell.appKeys },
   { path: '/settings/topics', label: texts.shell.topics },

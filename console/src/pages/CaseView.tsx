@@ -14,6 +14,7 @@ import { useCannedPicker } from './CannedPicker'
 import { CaseHeader } from './CaseHeader'
 import { useCaseNotes } from './CaseNotes'
 import { ReopenButton } from './CaseTags'
+import { EmailDetails } from './EmailDetails'
 import { ReplyTabs } from './NoteComposer'
 import { Transcript } from './Transcript'
 import { passOnChoices, TransferButton } from './TransferDialog'
@@ -89,6 +90,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
   return (
     <div className="case-view" data-status={item.status} data-case-id={item.caseID}>
       <CaseHeader item={item} visitor={visitor} backTo={backTo} onChanged={changed} />
+      {item.channel === 'email' && <EmailDetails caseID={item.caseID} />}
       <Transcript
         messages={shown}
         notes={notes}

@@ -19,6 +19,7 @@ import { MemoryCounter } from '../../storage/counters.js'
 import { type RedisClient, RedisCounter } from '../../storage/redis.js'
 import { adminAPI } from './admin.js'
 import { agentCannedRepliesAPI } from './canned-replies.js'
+import { caseEmailsAPI } from './case-emails.js'
 import { agentCaseAPI } from './cases.js'
 import { describe, PREFIX } from './describe.js'
 import { eventEndpointsAPI } from './event-endpoints.js'
@@ -149,6 +150,7 @@ export async function agentAPI(
     await signedIn.register(eventEndpointsAPI)
     await signedIn.register(messageSettingsAPI)
     await signedIn.register(mailboxAPI)
+    await signedIn.register(caseEmailsAPI)
     const routes = signedIn.withTypeProvider<ZodTypeProvider>()
     routes.post(
       `${PREFIX}/auth/logout`,

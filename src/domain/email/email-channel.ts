@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream'
 import type { Transporter } from 'nodemailer'
+import { isUniqueViolation } from '../../errors/faults.js'
+import type { Clock } from '../../lib/clock.js'
 import type { Sealer } from '../../lib/sealed.js'
 import type { Database } from '../../storage/database.js'
 import type { Channel, Contact, Identity, Outgoing, SendResult } from '../channels/channel.js'
@@ -9,6 +11,7 @@ import type { MailboxRow } from './email.repository.js'
 
 export interface EmailChannelDependencies {
   database: Database
+  clock: Clock
   repositories: Pick<Repositories, 'email'>
   sealer: Sealer
   addresses: CaseAddresses
@@ -56,25 +59,44 @@ export class EmailChannel implements Channel {
         content: await this.deps.fileBytes(file.fileID, outgoing.roomID),
       })),
     )
+    const headerID = ourMessageID(outgoing.messageID, mailbox.address)
+    const replySubject = /^re:/i.test(subject) ? subject : `Re: ${subject}`
     try {
       await (await this.transportOf(mailbox)).sendMail({
         from: { name: outgoing.senderName || mailbox.display_name, address: mailbox.address },
         replyTo: addresses.replyAddress(mailbox.address, outgoing.caseID),
         to: { name: outgoing.to.name, address: outgoing.to.address },
-        subject: /^re:/i.test(subject) ? subject : `Re: ${subject}`,
+        subject: replySubject,
         text: outgoing.text,
-        messageId: `<${ourMessageID(outgoing.messageID, mailbox.address)}>`,
+        messageId: `<${headerID}>`,
         ...(inbound ? { inReplyTo: `<${inbound.header_id}>` } : {}),
         ...(headerIDs.length > 0 ? { references: headerIDs } : {}),
         headers: { 'Auto-Submitted': 'no', 'X-Parley-Case': outgoing.caseID },
         attachments,
       })
-      return { outcome: 'sent' }
     } catch (error) {
       const { responseCode, message } = error as { responseCode?: number; message: string }
       // 5xx: the server refuses this mail, and will again; anything else may pass later.
       return { outcome: responseCode && responseCode >= 500 ? 'failed' : 'retry', error: message }
     }
+    // The thread's record of what went out (its Message-ID threads replies that name only it).
+    await repositories.email
+      .insertEmailMessage(database.db, {
+        message_id: outgoing.messageID,
+        organization_id: outgoing.organizationID,
+        case_id: outgoing.caseID,
+        direction: 'out',
+        header_id: headerID,
+        subject: replySubject,
+        from_address: mailbox.address,
+        to_addresses: JSON.stringify([outgoing.to.address]),
+        created: this.deps.clock.now(),
+      })
+      .catch((error: unknown) => {
+        // Sent again after a crash: recorded the first time.
+        if (!isUniqueViolation(error)) throw error
+      })
+    return { outcome: 'sent' }
   }
 
   /** One pooled transport per mailbox, made again when its settings change. */

@@ -12,6 +12,7 @@ import type { Repositories } from '../repositories.js'
 import { CaseAddresses } from './addresses.js'
 import { EmailChannel } from './email-channel.js'
 import { EmailDeliveries } from './email-target.js'
+import { EmailThreads } from './email-threads.js'
 import { EmailInbound } from './inbound.js'
 import { Mailboxes } from './mailboxes.service.js'
 
@@ -25,6 +26,8 @@ export interface Email {
   mailboxes: Mailboxes
   /** Who sent a message (the outbox target names the agent). */
   senders: Senders
+  /** A case's e-mails for agents: subject, from, to, HTML. */
+  threads: EmailThreads
 }
 
 export interface EmailDependencies {
@@ -39,7 +42,7 @@ export interface EmailDependencies {
   audit: AuditLog
 }
 
-/** The channel first (the cases are given it), then what needs the cases too. */
+/** The channel comes first: the cases are given it (createCases), and the rest needs the cases. */
 export function createEmailChannel(deps: EmailDependencies): EmailChannel {
   return new EmailChannel({
     ...deps,
@@ -63,6 +66,7 @@ export function createEmail(
     deliveries: new EmailDeliveries(deps),
     mailboxes: new Mailboxes({ ...deps, sealer: mailboxSealer(deps.masterKey) }),
     senders: deps.senders,
+    threads: new EmailThreads(deps),
   }
 }
 

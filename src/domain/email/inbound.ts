@@ -72,7 +72,11 @@ export class EmailInbound {
       return { outcome: 'duplicate' }
     const sender = mail.from?.value[0]
     if (!sender?.address) return { outcome: 'ignored', reason: 'no sender' }
-    const to = [...addressesOf(mail.to), ...addressesOf(mail.cc), ...(envelope.to ?? [])]
+    const to = [
+      ...new Set(
+        [...addressesOf(mail.to), ...addressesOf(mail.cc), ...(envelope.to ?? [])].map(normalAddress),
+      ),
+    ]
     const tokenCase = to.map((address) => addresses.parse(address).caseID).find((id) => id !== undefined)
     const threads = [...messageIDs(mail.inReplyTo), ...messageIDs(mail.references)]
     const caseID = tokenCase ?? (await repositories.email.caseOfHeaders(database.db, organizationID, threads))
@@ -102,7 +106,7 @@ export class EmailInbound {
           header_id: headerID,
           subject: mail.subject ?? '',
           from_address: received.contact.address,
-          to_addresses: JSON.stringify(to.map(normalAddress)),
+          to_addresses: JSON.stringify(to),
           html: typeof mail.html === 'string' ? mail.html : '',
           original,
           created: message.created,
