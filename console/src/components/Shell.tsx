@@ -23,14 +23,22 @@ const SETTINGS = [
   { path: '/settings/moderation', label: texts.moderation.title },
 ]
 
-function NavLink({ path, children }: { path: string; children: ReactNode }) {
+function NavLink({
+  path,
+  children,
+  className = '',
+}: {
+  path: string
+  children: ReactNode
+  className?: string
+}) {
   const [exact] = useRoute(path)
   const [nested] = useRoute(`${path}/*?`)
   const active = exact || (path !== '/' && nested)
   return (
     <Link
       href={path}
-      className={`nav-link${active ? ' active' : ''}`}
+      className={`nav-link${active ? ' active' : ''} ${className}`.trim()}
       aria-current={active ? 'page' : undefined}
     >
       {children}
@@ -41,6 +49,7 @@ function NavLink({ path, children }: { path: string; children: ReactNode }) {
 /** The frame of every signed-in page: navigation, who is signed in and their status. */
 export function Shell({ children }: { children: ReactNode }) {
   const { me, liveState } = useWorkspace()
+  const [inSettings] = useRoute('/settings/*?')
   const inbox = useInbox()
   useNotifier()
   const waiting = inbox.lists.queue.length
@@ -79,8 +88,15 @@ export function Shell({ children }: { children: ReactNode }) {
           {me.role === 'admin' && (
             <>
               <span className="nav-heading">{texts.shell.settings}</span>
+              {/* A phone shows the settings' links on settings pages only: elsewhere one link
+                  stands for them, so an open case keeps the screen. */}
+              {!inSettings && (
+                <NavLink path={SETTINGS[0]?.path ?? '/'} className="phone-only">
+                  {texts.shell.settings}
+                </NavLink>
+              )}
               {SETTINGS.map((item) => (
-                <NavLink key={item.path} path={item.path}>
+                <NavLink key={item.path} path={item.path} className={inSettings ? '' : 'desktop-only'}>
                   {item.label}
                 </NavLink>
               ))}
