@@ -73,8 +73,9 @@ describe.skipIf(!enabled)('two instances behind pgbouncer in transaction mode', 
   }, 60_000)
 
   test('a pool pgbouncer cannot serve in time, and connections it refuses: 503 with Retry-After', async () => {
-    // One server connection, four clients, a second's wait for it.
-    const tiny = await startPgBouncer(upstream, { poolSize: 1, maxClientConnections: 4, queryWaitTimeout: 1 })
+    // One server connection, six clients (an idle instance holds up to four: its pool, its worker's,
+    // and those its scheduled messages and mailboxes were read with), a second's wait for it.
+    const tiny = await startPgBouncer(upstream, { poolSize: 1, maxClientConnections: 6, queryWaitTimeout: 1 })
     try {
       const instance = await extraInstance({
         DATABASE_URL: tiny.through(deployment.env.DATABASE_URL as string),
