@@ -174,7 +174,7 @@ class Watch {
     for (const uid of uids.sort((a, b) => a - b)) {
       if (this.stopped) return
       const message = await client.fetchOne(String(uid), { source: true }, { uid: true })
-      if (message && message.source) await this.deps.inbound.take(this.mailbox, message.source)
+      if (message !== false && message.source) await this.deps.inbound.take(this.mailbox, message.source)
       await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true })
       this.lastUID = uid
       await this.record('')
