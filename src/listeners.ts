@@ -4,8 +4,10 @@ import type { DeliveryBell } from './domain/delivery/delivery-bell.js'
 import type { EmailDeliveries } from './domain/email/email-target.js'
 import type { Events } from './domain/events/events.service.js'
 import { afterCommit, inTransaction, type Listener } from './domain/happenings/dispatcher.js'
+import { eraseReactionsAndStarsOf } from './domain/messages/reactions.js'
 import type { People } from './domain/people/people.js'
 import type { Repositories } from './domain/repositories.js'
+import type { Clock } from './lib/clock.js'
 import { frameListeners } from './realtime/frame-listeners.js'
 import type { Hub } from './realtime/hub.js'
 
@@ -18,8 +20,9 @@ export interface ListenerTargets {
   cases: Cases
   people: People
   emailDeliveries: EmailDeliveries
-  /** What erasure reaches beyond the services' own (scheduled messages, reports' words). */
-  repositories: Pick<Repositories, 'scheduled' | 'moderation'>
+  /** What erasure reaches beyond the services' own (scheduled messages, reports' words, reactions, stars). */
+  repositories: Pick<Repositories, 'scheduled' | 'moderation' | 'messageChanges'>
+  clock: Clock
 }
 
 /**
@@ -27,7 +30,8 @@ export interface ListenerTargets {
  * runs: a new consequence is a line here, not a call in the service that made the change.
  */
 export function listeners(targets: ListenerTargets): Listener[] {
-  const { hub, events, chatbotDeliveries, bell, cases, people, emailDeliveries, repositories } = targets
+  const { hub, events, chatbotDeliveries, bell, cases, people, emailDeliveries, repositories, clock } =
+    targets
   return [
     // In the change's transaction: the outbox (events for the organization's endpoints, and for a
     // chatbot that opted in; a visitor's message for the case's chatbot).
@@ -57,6 +61,10 @@ export function listeners(targets: ListenerTargets): Listener[] {
     ),
     inTransaction('user.deleted', ({ user }, trx) =>
       repositories.moderation.eraseReportsBy(trx, user.userID),
+    ),
+    // ... and their reactions and stars.
+    inTransaction('user.deleted', ({ user }, trx) =>
+      eraseReactionsAndStarsOf(trx, repositories, user.userID, clock.now()),
     ),
     inTransaction('report.created', ({ organizationID, report }, trx) =>
       events.record(trx, organizationID, 'report.created', { report }),

@@ -232,6 +232,7 @@ export function createServices({
       people,
       emailDeliveries: email.deliveries,
       repositories,
+      clock,
     }),
   )
   const agentSessions = new AgentSessions(database, repositories, clock, happenings)

@@ -46,6 +46,40 @@ describeEachDatabase('reactions', (dialect) => {
     await aliceSocket.close()
   })
 
+  test("an erased user's reactions come off the messages, and their stars go", async () => {
+    const org = await createOrganization(server(), 'Erasure')
+    const [carol, dave] = [await org.signIn('carol'), await org.signIn('dave')]
+    const room = await carol.call('/v1/client/room/create', { name: 'Pair', type: 2, userIDs: [dave.userID] })
+    const inRoom = room.json.data.room.roomID as string
+    const sent = await carol.call('/v1/chat/message/send', {
+      roomID: inRoom,
+      localID: 'e',
+      type: 1001,
+      body: 'hi',
+    })
+    const messageID = sent.json.data.message.messageID as string
+    await toggle(carol, messageID, '👍')
+    await toggle(dave, messageID, '👍')
+    await toggle(dave, messageID, '🎉')
+    await dave.call('/v1/chat/message/star', { roomID: inRoom, messageIDs: [messageID] })
+    const before = (await roomHistory(carol, inRoom)).find((m) => m.messageID === messageID)
+    expect(before.reactions).toHaveLength(2)
+    const deleted = await server().post(
+      '/v1/server/user/delete',
+      { xcUserID: 'dave' },
+      { 'server-key': org.serverKey },
+    )
+    expect(deleted.status).toBe(200)
+    const after = (await roomHistory(carol, inRoom)).find((m) => m.messageID === messageID)
+    expect(after.reactions).toEqual([{ emoji: '👍', count: 1, userIDs: [carol.userID] }])
+    const stars = await server()
+      .testDatabase.database.db.selectFrom('message_stars')
+      .selectAll()
+      .where('user_id', '=', dave.userID)
+      .execute()
+    expect(stars).toEqual([])
+  })
+
   test('bad reactions get the documented errors', async () => {
     const messageID = await send('not for everyone')
     const tooLong = await toggle(bob, messageID, 'x'.repeat(10 * 1024))

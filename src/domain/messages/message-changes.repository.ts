@@ -61,6 +61,18 @@ export const setReactions = (trx: Kysely<Schema>, id: string, reactions: string)
   trx.updateTable('messages').set({ reactions }).where('id', '=', id).execute()
 
 /** A reply joins its thread: the reply names it, its first message counts one more reply. */
+/** The messages a user's reaction is on (erasure), found by their ID in the reactions' JSON. */
+export const reactedBy = (db: Kysely<Schema>, userID: string) =>
+  db
+    .selectFrom('messages')
+    .select(['id', 'reactions'])
+    .where('reactions', 'like', `%${JSON.stringify(userID)}%`)
+    .execute()
+
+/** Erasure: the user's stars. */
+export const deleteStarsOf = (db: Kysely<Schema>, userID: string) =>
+  db.deleteFrom('message_stars').where('user_id', '=', userID).execute()
+
 export async function joinThread(trx: Kysely<Schema>, replyID: string, threadID: string) {
   await trx.updateTable('messages').set({ thread_id: threadID }).where('id', '=', replyID).execute()
   await trx

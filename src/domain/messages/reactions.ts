@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
+import type { Schema } from '../../storage/schema.js'
 import type { Repositories } from '../repositories.js'
 import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { Message, Reaction } from './message.js'
@@ -54,4 +56,31 @@ export function toggled(reactions: Reaction[], emoji: string, userID: string): R
   return reactions.flatMap((reaction) =>
     reaction !== found ? [reaction] : userIDs.length === 0 ? [] : [{ emoji, count: userIDs.length, userIDs }],
   )
+}
+
+/** The reactions without the user's: an emoji only they had on goes. */
+export function withoutUser(reactions: Reaction[], userID: string): Reaction[] {
+  return reactions.flatMap((reaction) => {
+    const userIDs = reaction.userIDs.filter((id) => id !== userID)
+    return userIDs.length === 0 ? [] : [{ ...reaction, count: userIDs.length, userIDs }]
+  })
+}
+
+/**
+ * Erasure (docs/reference/privacy.md): the user's reactions come off every message, each revised
+ * so that history pages and resyncs show it, and their stars go.
+ */
+export async function eraseReactionsAndStarsOf(
+  trx: Kysely<Schema>,
+  repositories: Pick<Repositories, 'messageChanges'>,
+  userID: string,
+  now: number,
+): Promise<void> {
+  const changes = repositories.messageChanges
+  await changes.deleteStarsOf(trx, userID)
+  for (const row of await changes.reactedBy(trx, userID)) {
+    const reactions = withoutUser(JSON.parse(row.reactions) as Reaction[], userID)
+    await changes.setReactions(trx, row.id, JSON.stringify(reactions))
+    await changes.reviseMessage(trx, row.id, now)
+  }
 }
