@@ -3,11 +3,19 @@ import { useServer } from './support/app.js'
 import { dataOf, sendText } from './support/client-calls.js'
 import { createOrganization, roomHistory, type TestClient } from './support/clients.js'
 import { describeEachDatabase } from './support/databases.js'
+import { operator } from './support/fixtures.js'
 import { connect } from './support/sockets.js'
 
 // Blocking (docs/reference/client-api.md, "Blocking"): private to the blocker; the blocked user
 // cannot write to the blocker in their personal room nor open it (40303), does not see the
 // blocker's presence or typing, and their group messages reach the blocker marked `senderBlocked`.
+/** A message of the TapTalk.io SDK's room list, as far as this test reads it. */
+interface SDKListed {
+  room: { roomID: string }
+  user: { userID: string }
+  senderBlocked?: boolean
+}
+
 describeEachDatabase('blocking', (dialect) => {
   const server = useServer(dialect)
   let org: Awaited<ReturnType<typeof createOrganization>>
@@ -132,6 +140,20 @@ describeEachDatabase('blocking', (dialect) => {
     await send(ben, { roomID: groupID }, 'once more')
     const changed = (await data(ann, '/v1/chat/message/new_and_updated')).messages
     expect(changed.find((m: { body: string }) => m.body === 'once more').senderBlocked).toBe(true)
+    // The TapTalk.io SDK's room list carries the unread messages themselves: marked for ann alone.
+    const { appKey } = await server().app.services.appKeys.create(operator, org.organizationID)
+    const sdkRoomList = async (client: TestClient) => {
+      const reply = await fetch(`${server().url}/v1/chat/message/room_list_and_unread`, {
+        method: 'POST',
+        headers: { 'App-Key': appKey, authorization: `Bearer ${client.accessToken}` },
+        body: '""',
+      })
+      const { messages } = ((await reply.json()) as { data: { messages: SDKListed[] } }).data
+      return messages.filter((m) => m.room.roomID === groupID && m.user.userID === ben.userID)
+    }
+    const annListed = await sdkRoomList(ann)
+    expect(annListed.map((m) => m.senderBlocked)).toEqual([true, true])
+    expect((await sdkRoomList(cat)).every((m) => m.senderBlocked === undefined)).toBe(true)
     await annSocket.close()
     await catSocket.close()
   })

@@ -221,7 +221,7 @@ export class MessageSync {
     await eachInTurns(rows, 100, (row) =>
       messages.push(toMessage(row, contexts.get(row.room_id) as MessageContext)),
     )
-    return messages
+    return this.people.blocks.markedFor(client.userID, messages)
   }
 }
 
