@@ -43,19 +43,27 @@ export interface CaseEventData {
   by: string
 }
 
+/** A message as events tell of it. */
+export interface EventMessage {
+  messageID: string
+  roomID: string
+  senderID: string
+  type: number
+  body: string
+  data: Record<string, unknown>
+  created: number
+}
+
+/** An edited message as `message.updated` tells of it (`edited`: when, epoch ms). */
+export interface EditedEventMessage extends EventMessage {
+  edited: number
+}
+
 /** What each event type's `data` holds. */
 export interface EventData {
   /** A message someone wrote (not system messages), and the room's other participants. */
   'message.new': {
-    message: {
-      messageID: string
-      roomID: string
-      senderID: string
-      type: number
-      body: string
-      data: Record<string, unknown>
-      created: number
-    }
+    message: EventMessage
     /**
      * `online`: whether they had a live socket when the attempt was made (false as recorded);
      * `muted`: whether they had muted the room when the message was stored.
@@ -64,16 +72,7 @@ export interface EventData {
   }
   /** Its sender edited a message: as it is now (`edited`: when, epoch ms). */
   'message.updated': {
-    message: {
-      messageID: string
-      roomID: string
-      senderID: string
-      type: number
-      body: string
-      data: Record<string, unknown>
-      created: number
-      edited: number
-    }
+    message: EditedEventMessage
   }
   /** The user's read mark moved up to the message `created` at `upTo`. */
   'message.read': { roomID: string; userID: string; xcUserID: string; upTo: number }
