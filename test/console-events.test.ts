@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { AGENT_PASSWORD } from './support/agents.js'
 import { startServer, stopServer, type TestServer } from './support/app.js'
 import { startBot } from './support/bot-server.js'
-import { hasChromium, LAPTOP, launchBrowser } from './support/browser.js'
+import { hasChromium, launchBrowser, signedInConsole } from './support/browser.js'
 import { createOrganization } from './support/clients.js'
 import { operator } from './support/fixtures.js'
 
@@ -29,12 +29,7 @@ describe.skipIf(!hasChromium)('console: event endpoints [sqlite]', () => {
       password: AGENT_PASSWORD,
     })
     browser = await launchBrowser()
-    page = await (await browser.newContext({ viewport: LAPTOP })).newPage()
-    await page.goto(`${server.url}/console/`)
-    await page.getByLabel('E-mail').fill('ada@acme.test')
-    await page.getByLabel('Password').fill(AGENT_PASSWORD)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.locator('[data-live="open"]').waitFor(WAIT)
+    page = await signedInConsole(browser, server.url, 'ada@acme.test')
   })
   afterAll(async () => {
     await browser?.close()

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
+import { AGENT_PASSWORD } from './agents.js'
 
 /** Debian's Chromium (`apt-get install chromium`); Playwright's own download does not work here. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -35,4 +36,15 @@ export async function screenshot(page: Page, run: string, name: string): Promise
   const path = join(dir, `${name}.png`)
   await page.screenshot({ path })
   return path
+}
+
+/** A laptop-sized console page signed in as the agent `email` (password AGENT_PASSWORD), once live. */
+export async function signedInConsole(browser: Browser, url: string, email: string): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: LAPTOP })).newPage()
+  await page.goto(`${url}/console/`)
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill(AGENT_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.locator('[data-live="open"]').waitFor({ timeout: 10_000 })
+  return page
 }
