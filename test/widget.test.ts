@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { CLOSED_CASE_SHOWN_MS } from '../packages/widget/src/closed-case.js'
+import { en as texts } from '../packages/widget/src/languages/en.js'
 import { signInAgent } from './support/agents.js'
 import { startServer, stopServer, type TestServer } from './support/app.js'
 import { expectNoAxeViolations } from './support/axe.js'
@@ -55,7 +56,8 @@ for (const dialect of dialects) {
       const port = await freePort()
       server = await startServer(
         dialect,
-        { PUBLIC_URL: `http://127.0.0.1:${port}` },
+        // Three uploads a minute, so that the flow's uploads reach the rate (see its test).
+        { PUBLIC_URL: `http://127.0.0.1:${port}`, UPLOAD_RATE_PER_MINUTE: '3' },
         { delivery: { autoStart: true, pollMs: 20 } },
       )
       const org = await createOrganization(server, 'Shop')
@@ -271,6 +273,25 @@ for (const dialect of dialects) {
       await alert.waitFor(WAIT)
       expect(await alert.textContent()).toBe('Not sent: files of this type are not accepted.')
       await expect(widget().locator('.msg.mine').last().textContent()).resolves.toContain('tool.exe · 4 B')
+      const after = (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data.messages.length
+      expect(after).toBe(before)
+    })
+
+    test('an upload past the rate is not sent, and the widget says to wait a minute', async () => {
+      const before = (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data.messages.length
+      const alerts = widget().getByRole('alert')
+      const said: string[] = []
+      // Refused uploads count too; a minute that ends meanwhile only resets the count, so a few
+      // tries always reach the fourth of a minute.
+      for (let attempt = 0; attempt < 8 && !said.includes(texts.slowDown); attempt++) {
+        const shown = await alerts.count()
+        await widget()
+          .locator('input[type=file]')
+          .setInputFiles({ name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from([1]) })
+        await expect.poll(() => alerts.count(), WAIT).toBe(shown + 1)
+        said.push((await alerts.last().textContent()) ?? '')
+      }
+      expect(said).toContain(texts.slowDown)
       const after = (await agent.call('/case/get_by_id', { id: flow.caseID })).json.data.messages.length
       expect(after).toBe(before)
     })

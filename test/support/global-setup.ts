@@ -16,6 +16,7 @@ const SOURCES = [
   'src',
   'console',
   'packages/client/src',
+  'packages/widget/src',
   'package.json',
   'package-lock.json',
   'tsconfig.json',

@@ -18,6 +18,13 @@ export interface ConversationOptions {
 }
 
 const SYSTEM_TYPE = 9001
+/** What the widget says when an upload is refused, by the refusal's error code (errors reference). */
+const UPLOAD_REFUSALS: Record<string, 'tooLarge' | 'typeRefused' | 'tooManyFiles' | 'slowDown'> = {
+  '41300': 'tooLarge',
+  '41500': 'typeRefused',
+  '40902': 'tooManyFiles',
+  '42900': 'slowDown',
+}
 /** A typing notice is repeated this often while the visitor keeps typing, and stopped after. */
 const TYPING_REPEAT_MS = 3000
 const TYPING_IDLE_MS = 4000
@@ -183,9 +190,8 @@ export class Conversation {
       else this.view.rekey(key, message.messageID)
       this.onMessage(message)
     } catch (error) {
-      const code = (error as { code?: string } | null)?.code
-      const texts = this.texts
-      row(code === '41300' ? texts.tooLarge : code === '41500' ? texts.typeRefused : texts.notSent, true)
+      const refusal = UPLOAD_REFUSALS[(error as { code?: string } | null)?.code ?? '']
+      row(refusal ? this.texts[refusal] : this.texts.notSent, true)
     } finally {
       this.uploads--
     }

@@ -33,6 +33,10 @@ export interface Texts {
   uploading: (percent: number) => string
   tooLarge: string
   typeRefused: string
+  /** The visitor keeps as many uploaded, unsent files as they may (40902). */
+  tooManyFiles: string
+  /** Too many uploads this minute (42900). */
+  slowDown: string
   notSent: string
 }
 

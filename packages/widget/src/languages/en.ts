@@ -25,5 +25,7 @@ export const en: Texts = {
   uploading: (percent) => `Uploading ${percent} %`,
   tooLarge: 'Not sent: the file is too large.',
   typeRefused: 'Not sent: files of this type are not accepted.',
+  tooManyFiles: 'Not sent: too many files are waiting to be sent. Try again later.',
+  slowDown: 'Not sent: too many files at once. Try again in a minute.',
   notSent: 'Not sent.',
 }

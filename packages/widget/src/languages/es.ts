@@ -25,5 +25,7 @@ export const es: Texts = {
   uploading: (percent) => `Subiendo ${percent} %`,
   tooLarge: 'No enviado: el archivo es demasiado grande.',
   typeRefused: 'No enviado: no se aceptan archivos de este tipo.',
+  tooManyFiles: 'No enviado: hay demasiados archivos esperando. Inténtalo más tarde.',
+  slowDown: 'No enviado: demasiados archivos a la vez. Inténtalo dentro de un minuto.',
   notSent: 'No enviado.',
 }

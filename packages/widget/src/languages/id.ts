@@ -25,5 +25,7 @@ export const id: Texts = {
   uploading: (percent) => `Mengunggah ${percent} %`,
   tooLarge: 'Tidak terkirim: berkas terlalu besar.',
   typeRefused: 'Tidak terkirim: jenis berkas ini tidak diterima.',
+  tooManyFiles: 'Tidak terkirim: terlalu banyak berkas menunggu dikirim. Coba lagi nanti.',
+  slowDown: 'Tidak terkirim: terlalu banyak berkas sekaligus. Coba lagi dalam satu menit.',
   notSent: 'Tidak terkirim.',
 }
