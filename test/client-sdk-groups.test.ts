@@ -100,4 +100,19 @@ describeEachDatabase('the client SDK: group roles and profiles', (dialect) => {
     cat.client.stop()
     dan.client.stop()
   })
+  test('rooms.page reads the room list a page at a time, each room once, newest first', async () => {
+    const [eve, fay] = [await user('sdk-eve'), await user('sdk-fay')]
+    const rooms = []
+    for (const name of ['One', 'Two', 'Three']) {
+      const room = await eve.client.rooms.create({ name, userIDs: [fay.userID] })
+      await eve.client.messages.send({ roomID: room.roomID, body: name })
+      rooms.push(room.roomID)
+    }
+    const first = await fay.client.rooms.page({ limit: 2 })
+    expect([first.rooms.map((r) => r.room.roomID), first.hasMore]).toEqual([[rooms[2], rooms[1]], true])
+    const second = await fay.client.rooms.page({ limit: 2, after: first.rooms.at(-1) })
+    expect([second.rooms.map((r) => r.room.roomID), second.hasMore]).toEqual([[rooms[0]], false])
+    eve.client.stop()
+    fay.client.stop()
+  })
 })

@@ -97,16 +97,25 @@ export function usersAPI({ call }: ApiContext) {
   }
 }
 
+function roomPage(call: ApiContext['call'], body: object) {
+  return call<{ rooms: RoomListItem[]; hasMore: boolean }>('/v1/chat/message/room_list_and_unread', body)
+}
+
 export function roomsAPI({ call }: ApiContext) {
   const room = (path: string, body: unknown) => call<{ room: Room }>(path, body).then((d) => d.room)
   return {
     get: (roomID: string) => room('/v1/client/room/get', { roomID }),
     /**
-     * Your rooms with their latest message and unread count, newest message first: the first 500
-     * (room_list_and_unread; docs/reference/quotas.md).
+     * Your rooms with their latest message and unread count, newest message first: the first page
+     * (500; room_list_and_unread, docs/reference/quotas.md). `page` reads on.
      */
-    list: () =>
-      call<{ rooms: RoomListItem[] }>('/v1/chat/message/room_list_and_unread', {}).then((d) => d.rooms),
+    list: () => roomPage(call, {}).then((d) => d.rooms),
+    /** One page of `list`'s rooms: the first without `after`, then after the last room of a page. */
+    page: (options: { limit?: number; after?: RoomListItem } = {}) => {
+      const { limit, after } = options
+      const from = after && { before: after.lastMessage?.created ?? 0, beforeRoomID: after.room.roomID }
+      return roomPage(call, defined({ limit, ...from }))
+    },
     create: (input: { name: string; userIDs: string[]; imageURL?: string }) =>
       room('/v1/client/room/create', defined({ ...input, type: 2 })),
     addParticipants: (roomID: string, userIDs: string[]) =>
