@@ -2,10 +2,9 @@ import { type ApiContext, casesAPI, messagesAPI, roomsAPI, usersAPI } from './ap
 import { BACKOFF_DEFAULTS, type BackoffOptions } from './backoff.js'
 import { Emitter } from './emitter.js'
 import { isUnauthorized, ParleyError } from './errors.js'
-import { emitFrame, type ParleyEvents } from './events.js'
+import { emitFrame, frameHandlers, type ParleyEvents } from './events.js'
 import { reportsAPI, roomContentAPI, scheduledAPI } from './features.js'
 import { type FilesAPI, filesAPI } from './files.js'
-import type { UserFrame } from './frames.generated.js'
 import { groupsAPI, profilesAPI } from './groups.js'
 import { Outbox, type SendPath } from './outbox.js'
 import type { Answer, ClientPath, Request, Upload } from './paths.js'
@@ -206,13 +205,14 @@ export class ParleyClient {
     backoff: Required<BackoffOptions>,
     connectTimeoutMs: number,
   ): Realtime {
+    const frames = frameHandlers(this.events, this.sync)
     return new Realtime({
       transport: this.transport,
       session: this.session,
       WebSocket,
       backoff,
       connectTimeoutMs,
-      onFrame: (eventName, data) => this.frame(eventName, data),
+      onFrame: (eventName, data) => emitFrame(frames, eventName, data),
       onOpen: () => {
         // The server answers again: the outbox need not wait out its backoff.
         this.outbox.wake()
@@ -221,11 +221,6 @@ export class ParleyClient {
       onClose: () => this.sync.disconnected(),
       onState: (state) => this.events.emit('connection', state),
     })
-  }
-
-  /** A frame the server pushed: one of the catalogue's (frames.generated.ts); others are ignored. */
-  private frame(eventName: string, data: unknown): void {
-    emitFrame(this.events, this.sync, { eventName, data } as UserFrame)
   }
 
   private ended(): void {
