@@ -3,7 +3,17 @@ import { replyTitle } from './interactive.js'
 import { messageActions } from './message-actions.js'
 import type { Outbox, PendingMessage, SendPath } from './outbox.js'
 import type { Call, ClientPath, PathsAnswering, Request } from './paths.js'
-import type { Case, Message, QuickReply, Quote, Room } from './types.js'
+import type {
+  Case,
+  Message,
+  MessagePage,
+  QuickReply,
+  Quote,
+  Room,
+  RoomListItem,
+  Topic,
+  User,
+} from './types.js'
 
 // The typed calls of the chat API (docs/reference/client-api.md) and the visitor API (docs/reference/cases.md).
 // Sends go through the outbox; everything else is one authorized POST.
@@ -86,22 +96,22 @@ export const callOnly =
 
 export function usersAPI({ call }: ApiContext) {
   return {
-    get: (userID: string) => call('/v1/client/user/get_by_id', { id: userID }).then((d) => d.user),
+    get: (userID: string) => call('/v1/client/user/get_by_id', { id: userID }).then((d): User => d.user),
     getByXcUserID: (xcUserID: string) =>
-      call('/v1/client/user/get_by_xcuserid', { xcUserID }).then((d) => d.user),
+      call('/v1/client/user/get_by_xcuserid', { xcUserID }).then((d): User => d.user),
   }
 }
 
 export function roomsAPI({ call }: ApiContext) {
   const room = <P extends PathsAnswering<{ room: Room }>>(path: P, body: Request<P>) =>
-    call(path, body).then((d) => d.room)
+    call(path, body).then((d): Room => d.room)
   return {
     get: (roomID: string) => room('/v1/client/room/get', { roomID }),
     /**
      * Your rooms with their latest message and unread count, newest message first: the first 500
      * (room_list_and_unread; docs/reference/quotas.md).
      */
-    list: () => call('/v1/chat/message/room_list_and_unread', {}).then((d) => d.rooms),
+    list: () => call('/v1/chat/message/room_list_and_unread', {}).then((d): RoomListItem[] => d.rooms),
     create: (input: { name: string; userIDs: string[]; imageURL?: string }) =>
       room('/v1/client/room/create', defined({ ...input, type: 2 })),
     addParticipants: (roomID: string, userIDs: string[]) =>
@@ -139,10 +149,14 @@ export function messagesAPI(context: ApiContext) {
     },
     /** Outbox entries not stored yet (of one room, or all), oldest first. */
     pending: (roomID?: string) => outbox.pending(roomID),
-    listBefore: (roomID: string, options: { maxCreated?: number; limit?: number } = {}) =>
-      call('/v1/chat/message/list_by_room/before', { roomID, ...options }),
-    listAfter: (roomID: string, options: { minCreated?: number; limit?: number } = {}) =>
-      call('/v1/chat/message/list_by_room/after', { roomID, ...options }),
+    listBefore: (
+      roomID: string,
+      options: { maxCreated?: number; limit?: number } = {},
+    ): Promise<MessagePage> => call('/v1/chat/message/list_by_room/before', { roomID, ...options }),
+    listAfter: (
+      roomID: string,
+      options: { minCreated?: number; limit?: number } = {},
+    ): Promise<MessagePage> => call('/v1/chat/message/list_by_room/after', { roomID, ...options }),
     markRead: (messageIDs: string[]) => none('/v1/chat/message/feedback/read', { messageIDs }),
     markDelivered: (messageIDs: string[]) => none('/v1/chat/message/feedback/delivered', { messageIDs }),
     delete: (roomID: string, messageIDs: string[]) => none('/v1/chat/message/delete', { roomID, messageIDs }),
@@ -156,12 +170,12 @@ export function casesAPI(context: ApiContext) {
   /** caseID → roomID of the cases read here, so a case message's pending entry names its room. */
   const rooms = new Map<string, string>()
   const one = async <P extends PathsAnswering<{ case: Case }>>(path: P, body: Request<P>) => {
-    const found = (await call(path, body)).case
+    const found: Case = (await call(path, body)).case
     rooms.set(found.caseID, found.roomID)
     return found
   }
   const api = {
-    topics: () => call(`${VISITOR}/topic/get_list`, {}).then((d) => d.topics),
+    topics: () => call(`${VISITOR}/topic/get_list`, {}).then((d): Topic[] => d.topics),
     /** Opens a case with its first message, and watches its room. */
     async create(input: { message: string; topicID?: number }): Promise<Case> {
       const opened = await one(`${VISITOR}/case/create`, defined(input))

@@ -1,6 +1,6 @@
 import { callOnly } from './api.js'
 import type { Call, PathsAnswering, Request } from './paths.js'
-import type { Message } from './types.js'
+import type { Message, MessagePage } from './types.js'
 
 // The typed calls of edits, reactions, threads, pins and stars (docs/reference/client-api.md):
 // part of `messages`. Everyone in the room hears of each change as a `messageUpdate` (stars are
@@ -15,9 +15,9 @@ export interface NumberedPage {
 
 export function messageActions(call: Call) {
   const one = <P extends PathsAnswering<{ message: Message }>>(path: P, body: Request<P>) =>
-    call(path, body).then((d) => d.message)
+    call(path, body).then((d): Message => d.message)
   const many = <P extends PathsAnswering<{ messages: Message[] }>>(path: P, body: Request<P>) =>
-    call(path, body).then((d) => d.messages)
+    call(path, body).then((d): Message[] => d.messages)
   const none = callOnly(call)
   return {
     /** Replaces the text (or caption) of a message you sent, within your organization's window. */
@@ -26,17 +26,19 @@ export function messageActions(call: Call) {
     toggleReaction: (messageID: string, emoji: string) =>
       one('/v1/chat/message/reaction/toggle', { messageID, emoji }),
     /** A thread's replies, oldest first: before `maxCreated` (default the latest), or after `minCreated`. */
-    thread: (threadID: string, options: { maxCreated?: number; minCreated?: number; limit?: number } = {}) =>
-      call('/v1/chat/message/thread/list', { threadID, ...options }),
+    thread: (
+      threadID: string,
+      options: { maxCreated?: number; minCreated?: number; limit?: number } = {},
+    ): Promise<MessagePage> => call('/v1/chat/message/thread/list', { threadID, ...options }),
     pin: (roomID: string, messageIDs: string[]) => many('/v1/chat/message/pin', { roomID, messageIDs }),
     unpin: (roomID: string, messageIDs: string[]) => many('/v1/chat/message/unpin', { roomID, messageIDs }),
     /** The room's pinned messages, latest pinned first. */
-    pinned: (roomID: string, page: NumberedPage = {}) =>
+    pinned: (roomID: string, page: NumberedPage = {}): Promise<MessagePage> =>
       call('/v1/chat/message/get_pinned_list', { roomID, ...page }),
     star: (roomID: string, messageIDs: string[]) => none('/v1/chat/message/star', { roomID, messageIDs }),
     unstar: (roomID: string, messageIDs: string[]) => none('/v1/chat/message/unstar', { roomID, messageIDs }),
     /** Your starred messages, latest starred first: in one room, or (no roomID) in all yours. */
-    starred: (options: NumberedPage & { roomID?: string } = {}) =>
+    starred: (options: NumberedPage & { roomID?: string } = {}): Promise<MessagePage> =>
       call('/v1/chat/message/get_starred_list', options),
   }
 }

@@ -1,6 +1,6 @@
 import { type ApiContext, callOnly } from './api.js'
 import type { PathsAnswering, Request } from './paths.js'
-import type { RoomState } from './types.js'
+import type { Contact, RoomState, User } from './types.js'
 
 // The typed calls of contacts, blocking and your rooms' own state (docs/reference/client-api.md):
 // all private to the signed-in user.
@@ -8,11 +8,11 @@ import type { RoomState } from './types.js'
 export function contactsAPI({ call }: ApiContext) {
   return {
     /** Your contacts, oldest first. */
-    list: () => call('/v1/client/contact/list', {}).then((d) => d.contacts),
-    add: (userID: string) => call('/v1/client/contact/add', { userID }).then((d) => d.user),
+    list: () => call('/v1/client/contact/list', {}).then((d): Contact[] => d.contacts),
+    add: (userID: string) => call('/v1/client/contact/add', { userID }).then((d): User => d.user),
     /** Adds your organization's users with these phone numbers (as their backend gave them); answers them. */
     addByPhones: (phones: string[]) =>
-      call('/v1/client/contact/add_by_phones', { phones }).then((d) => d.users),
+      call('/v1/client/contact/add_by_phones', { phones }).then((d): User[] => d.users),
     remove: (userID: string) => callOnly(call)('/v1/client/contact/remove', { userID }),
   }
 }
@@ -24,14 +24,14 @@ export function blocksAPI({ call }: ApiContext) {
     block: (userID: string) => none('/v1/client/contact/block', { userID }),
     unblock: (userID: string) => none('/v1/client/contact/unblock', { userID }),
     /** The users you blocked, oldest block first. */
-    list: () => call('/v1/client/contact/get_blocked_list', {}).then((d) => d.blockedContacts),
+    list: () => call('/v1/client/contact/get_blocked_list', {}).then((d): Contact[] => d.blockedContacts),
     userIDs: () => call('/v1/client/contact/get_blocked_user_ids', {}).then((d) => d.blockedUserIDs),
   }
 }
 
 export function roomStatesAPI({ call }: ApiContext) {
   const change = <P extends PathsAnswering<{ rooms: RoomState[] }>>(path: P, body: Request<P>) =>
-    call(path, body).then((d) => d.rooms)
+    call(path, body).then((d): RoomState[] => d.rooms)
   return {
     /** Mutes rooms until `until` (epoch ms), or until unmuted (0, the default). */
     mute: (roomIDs: string[], until = 0) => change('/v1/client/room/mute', { roomIDs, expiredAt: until }),

@@ -8,29 +8,36 @@
 import type { UserFrames } from './frames.generated.js'
 import type { Answer } from './paths.js'
 
+// Each is an interface of its own (not a bare alias) so that editors and the SDK's declarations show
+// its name rather than its fields.
+type Named<T> = T
+
 /** A user. Senders that are not end users have `userID` `agent:<id>`, `chatbot:<id>` or `system`. */
-export type User = Answer<'/v1/client/user/get_by_id'>['user']
+export interface User extends Named<Answer<'/v1/client/user/get_by_id'>['user']> {}
 /** A room: 1 personal, 2 group, 3 a support case's room. */
-export type Room = Answer<'/v1/client/room/get'>['room']
+export interface Room extends Named<Answer<'/v1/client/room/get'>['room']> {}
 /** What a message carries of its room. */
-export type RoomSummary = Message['room']
+export interface RoomSummary extends Named<Message['room']> {}
 /** One entry of `rooms.list()`: the room, its latest message, its unread count, your own state of it. */
-export type RoomListItem = Answer<'/v1/chat/message/room_list_and_unread'>['rooms'][number]
-export type Message = Answer<'/v1/chat/message/send'>['message']
-export type Quote = Message['quote']
+export interface RoomListItem
+  extends Named<Answer<'/v1/chat/message/room_list_and_unread'>['rooms'][number]> {}
+export interface Message extends Named<Answer<'/v1/chat/message/send'>['message']> {}
+export interface Quote extends Named<Message['quote']> {}
 /** An emoji on a message: how many reacted with it, and who. */
-export type Reaction = Message['reactions'][number]
+export interface Reaction extends Named<Message['reactions'][number]> {}
 /** You starred or unstarred messages on another of your devices. */
-export type StarredEvent = UserFrames['chat/starred']
+export interface StarredEvent extends Named<UserFrames['chat/starred']> {}
 /** A file uploaded to Parley (`files.upload`): a message then carries it by its `fileID`. */
-export type FileObject = Answer<'/v1/chat/file/upload'>['file']
+export interface FileObject extends Named<Answer<'/v1/chat/file/upload'>['file']> {}
 /** The `data` of a message that carries an uploaded file (links fresh on every read). */
-export type FileData = FileObject & { hasThumbnail: boolean }
+export interface FileData extends FileObject {
+  hasThumbnail: boolean
+}
 /** A page of a room's history, oldest first. */
-export type MessagePage = Answer<'/v1/chat/message/list_by_room/before'>
-export type Case = Answer<'/api/visitor/v1/client/case/get_by_id'>['case']
+export interface MessagePage extends Named<Answer<'/v1/chat/message/list_by_room/before'>> {}
+export interface Case extends Named<Answer<'/api/visitor/v1/client/case/get_by_id'>['case']> {}
 export type CaseStatus = Case['status']
-export type Topic = Answer<'/api/visitor/v1/client/topic/get_list'>['topics'][number]
+export interface Topic extends Named<Answer<'/api/visitor/v1/client/topic/get_list'>['topics'][number]> {}
 
 /** The visitor's choice of a chatbot's button or list row, sent back as their reply. */
 export type QuickReply =
@@ -64,26 +71,28 @@ export type Interactive =
     })
 
 /** Someone started or stopped typing in a room. */
-export type TypingEvent = UserFrames['chat/startTyping'] & { typing: boolean }
+export interface TypingEvent extends Named<UserFrames['chat/startTyping']> {
+  typing: boolean
+}
 /** A user's first socket opened or last one closed. */
-export type PresenceEvent = UserFrames['user/status']
+export interface PresenceEvent extends Named<UserFrames['user/status']> {}
 /** A user in your contacts or your blocked list, with when they were added. */
-export type Contact = Answer<'/v1/client/contact/list'>['contacts'][number]
+export interface Contact extends Named<Answer<'/v1/client/contact/list'>['contacts'][number]> {}
 /** Your own state of a room (muted, pinned, marked as unread): it follows you to every device. */
-export type RoomState = Answer<'/v1/client/room/mute'>['rooms'][number]
+export interface RoomState extends Named<Answer<'/v1/client/room/mute'>['rooms'][number]> {}
 /** An admin deleted a group room the user was in. */
-export type RoomDeletedEvent = UserFrames['room/delete']
+export interface RoomDeletedEvent extends Named<UserFrames['room/delete']> {}
 /** The user cleared a room's history (on any device) up to `clearedUpTo` (a message's `created`). */
-export type RoomClearedEvent = UserFrames['room/clear']
+export interface RoomClearedEvent extends Named<UserFrames['room/clear']> {}
 /** A profile photo; its links last as long as the photo. */
-export type Photo = Answer<'/v1/client/user/photo/get_list'>['photos'][number]
+export interface Photo extends Named<Answer<'/v1/client/user/photo/get_list'>['photos'][number]> {}
 export type ConnectionState = 'connecting' | 'open' | 'offline'
 /** A scheduled message (`scheduled.list`, and the `scheduled` event as it changes). */
-export type ScheduledMessage = Answer<'/v1/chat/scheduled_message/create'>['scheduled']
+export interface ScheduledMessage extends Named<Answer<'/v1/chat/scheduled_message/create'>['scheduled']> {}
 /** Who has read a message, and who has it delivered but not read yet. */
-export type ReadDetails = Answer<'/v1/chat/message/get_details'>
+export interface ReadDetails extends Named<Answer<'/v1/chat/message/get_details'>> {}
 /** A page of a room's shared content, each kind newest first. */
-export type SharedContent = Answer<'/v1/chat/room/get_shared_content'>
+export interface SharedContent extends Named<Answer<'/v1/chat/room/get_shared_content'>> {}
 
 // A message frame's data passes a runtime guard on its way to the `message` events (events.ts), which
 // would hide from the compiler a frame's message that is not the API's: checked here instead.
