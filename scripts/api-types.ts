@@ -11,12 +11,15 @@ import { EVENT_TYPES } from '../src/domain/events/event-types.js'
 import { migrate, openDatabase } from '../src/storage/database.js'
 import { frameTypes } from './frame-types.js'
 
-// `npm run api-types` (run by the build and by `npm test` before the console's type-check): the
-// console's API types, generated from the OpenAPI document (and its lists, from their source), so a server change that breaks the
-// console fails the type-check. The file is not checked in (see .gitignore): it is derived, never
-// edited, and a copy in git could be stale.
+// `npm run api-types` (run by the build and by `npm test` before the type-checks): the console's and
+// the SDK's API types, generated from the OpenAPI document (and the console's lists, from their
+// source), so a server change that breaks the console or the SDK fails the type-check. The files are
+// not checked in (see .gitignore): they are derived, never edited, and a copy in git could be stale.
 
 const OUTPUT = 'console/src/openapi.generated.ts'
+// The SDK's: the paths of the client API (a user's, with tokens from a ticket) and the visitor API's client part.
+const CLIENT_OUTPUT = 'packages/client/src/openapi.generated.ts'
+const CLIENT_PATHS = /^\/(v1\/(auth|chat|client)|api\/visitor\/v1\/client)\//
 const LISTS = 'console/src/lists.generated.ts'
 // The frames each client receives (src/contract/frames.ts): the console is an agent's, the SDK a user's.
 const AGENT_FRAMES = 'console/src/frames.generated.ts'
@@ -63,7 +66,15 @@ function writeIfChanged(path: string, text: string): void {
   if (text !== current) writeFileSync(path, text)
 }
 
-writeIfChanged(OUTPUT, await openapiTS(await openAPIDocument(), { commentHeader: HEADER }))
+/** `document` with only the paths `pattern` matches. */
+function only(document: OpenAPI3, pattern: RegExp): OpenAPI3 {
+  const paths = Object.entries(document.paths ?? {}).filter(([path]) => pattern.test(path))
+  return { ...document, paths: Object.fromEntries(paths) }
+}
+
+const document = await openAPIDocument()
+writeIfChanged(OUTPUT, await openapiTS(document, { commentHeader: HEADER }))
+writeIfChanged(CLIENT_OUTPUT, await openapiTS(only(document, CLIENT_PATHS), { commentHeader: HEADER }))
 
 // The lists the console needs as values (a type gives no list to show): from their one source.
 const list = (name: string, values: readonly string[]) =>

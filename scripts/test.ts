@@ -1,6 +1,7 @@
-// `npm test [-- vitest options]`: the static checks (Biome, the console's API types, the
-// type-checks, the structure checks), then vitest with the options given. `npm test -- --project
-// unit` runs the unit project alone, without the static checks: seconds, for the edit-test loop.
+// `npm test [-- vitest options]`: the static checks (Biome, the console's and the SDK's generated API
+// and frame types, the type-checks, the structure checks), then vitest with the options given. `npm
+// test -- --project unit` runs the unit project alone, without the static checks: seconds, for the
+// edit-test loop.
 import { spawnSync } from 'node:child_process'
 
 const args = process.argv.slice(2)
@@ -18,6 +19,8 @@ const STATIC_CHECKS: [string, ...string[]][] = [
   ['npm', 'run', '--silent', 'api-types'],
   ['tsc', '-p', 'tsconfig.json', '--noEmit'],
   ['tsc', '-p', 'console/tsconfig.json'],
+  // The SDK under its own settings (a browser's lib, no Node types): its generated types checked too.
+  ['tsc', '-p', 'packages/client/tsconfig.json', '--noEmit'],
   ['tsc', '-p', 'packages/widget/tsconfig.json'],
   ['npm', 'run', 'check'],
 ]

@@ -1,7 +1,8 @@
 import { type FilesAPI, kindOf, type SendFileOptions } from './files.js'
 import { replyTitle } from './interactive.js'
 import { messageActions } from './message-actions.js'
-import type { Outbox, PendingMessage } from './outbox.js'
+import type { Outbox, PendingMessage, SendPath } from './outbox.js'
+import type { Call, ClientPath, PathsAnswering, Request } from './paths.js'
 import type {
   Case,
   Message,
@@ -18,8 +19,7 @@ import type {
 // Sends go through the outbox; everything else is one authorized POST.
 
 export interface ApiContext {
-  /** POST `path` with the access token (refreshed or renewed as needed); the envelope's data. */
-  call<T>(path: string, body?: unknown): Promise<T>
+  call: Call
   outbox: Outbox
   /** The signed-in user's ID (to name a personal room before it exists). */
   userID(): string | undefined
@@ -85,24 +85,35 @@ export function personalRoomID(a: string, b: string): string | undefined {
 }
 
 /** Drops the keys whose value is undefined (the server reads absent and undefined alike; JSON too). */
-const defined = (object: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined))
+const defined = <T extends object>(object: T) =>
+  Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T
+
+/** A call whose answer carries nothing the caller needs. */
+export const callOnly =
+  (call: Call) =>
+  <P extends ClientPath>(path: P, body: Request<P>): Promise<void> =>
+    call(path, body).then(() => undefined)
 
 export function usersAPI({ call }: ApiContext) {
   return {
-    get: (userID: string) =>
-      call<{ user: User }>('/v1/client/user/get_by_id', { id: userID }).then((d) => d.user),
+    get: (userID: string) => call('/v1/client/user/get_by_id', { id: userID }).then((d): User => d.user),
     getByXcUserID: (xcUserID: string) =>
-      call<{ user: User }>('/v1/client/user/get_by_xcuserid', { xcUserID }).then((d) => d.user),
+      call('/v1/client/user/get_by_xcuserid', { xcUserID }).then((d): User => d.user),
   }
 }
 
-function roomPage(call: ApiContext['call'], body: object) {
-  return call<{ rooms: RoomListItem[]; hasMore: boolean }>('/v1/chat/message/room_list_and_unread', body)
+const ROOM_LIST = '/v1/chat/message/room_list_and_unread'
+
+function roomPage(
+  call: Call,
+  body: Request<typeof ROOM_LIST>,
+): Promise<{ rooms: RoomListItem[]; hasMore: boolean }> {
+  return call(ROOM_LIST, body)
 }
 
 export function roomsAPI({ call }: ApiContext) {
-  const room = (path: string, body: unknown) => call<{ room: Room }>(path, body).then((d) => d.room)
+  const room = <P extends PathsAnswering<{ room: Room }>>(path: P, body: Request<P>) =>
+    call(path, body).then((d): Room => d.room)
   return {
     get: (roomID: string) => room('/v1/client/room/get', { roomID }),
     /**
@@ -127,8 +138,7 @@ export function roomsAPI({ call }: ApiContext) {
 
 export function messagesAPI(context: ApiContext) {
   const { call, outbox } = context
-  const page = (path: string, body: unknown) => call<MessagePage>(path, body)
-  const none = (path: string, body: unknown) => call<unknown>(path, body).then(() => undefined)
+  const none = callOnly(call)
   const api = {
     /** Queues the message in the outbox (stored first); resolves once the server stored it. */
     send(input: SendMessage): Promise<Message> {
@@ -154,10 +164,14 @@ export function messagesAPI(context: ApiContext) {
     },
     /** Outbox entries not stored yet (of one room, or all), oldest first. */
     pending: (roomID?: string) => outbox.pending(roomID),
-    listBefore: (roomID: string, options: { maxCreated?: number; limit?: number } = {}) =>
-      page('/v1/chat/message/list_by_room/before', { roomID, ...options }),
-    listAfter: (roomID: string, options: { minCreated?: number; limit?: number } = {}) =>
-      page('/v1/chat/message/list_by_room/after', { roomID, ...options }),
+    listBefore: (
+      roomID: string,
+      options: { maxCreated?: number; limit?: number } = {},
+    ): Promise<MessagePage> => call('/v1/chat/message/list_by_room/before', { roomID, ...options }),
+    listAfter: (
+      roomID: string,
+      options: { minCreated?: number; limit?: number } = {},
+    ): Promise<MessagePage> => call('/v1/chat/message/list_by_room/after', { roomID, ...options }),
     markRead: (messageIDs: string[]) => none('/v1/chat/message/feedback/read', { messageIDs }),
     markDelivered: (messageIDs: string[]) => none('/v1/chat/message/feedback/delivered', { messageIDs }),
     delete: (roomID: string, messageIDs: string[]) => none('/v1/chat/message/delete', { roomID, messageIDs }),
@@ -170,30 +184,30 @@ export function casesAPI(context: ApiContext) {
   const { call, outbox } = context
   /** caseID → roomID of the cases read here, so a case message's pending entry names its room. */
   const rooms = new Map<string, string>()
-  const one = async (path: string, body: unknown) => {
-    const found = (await call<{ case: Case }>(`${VISITOR}/${path}`, body)).case
+  const one = async <P extends PathsAnswering<{ case: Case }>>(path: P, body: Request<P>) => {
+    const found: Case = (await call(path, body)).case
     rooms.set(found.caseID, found.roomID)
     return found
   }
   const api = {
-    topics: () => call<{ topics: Topic[] }>(`${VISITOR}/topic/get_list`, {}).then((d) => d.topics),
+    topics: () => call(`${VISITOR}/topic/get_list`, {}).then((d): Topic[] => d.topics),
     /** Opens a case with its first message, and watches its room. */
     async create(input: { message: string; topicID?: number }): Promise<Case> {
-      const opened = await one('case/create', defined(input))
+      const opened = await one(`${VISITOR}/case/create`, defined(input))
       context.watch(opened.roomID)
       return opened
     },
     /** Your cases, newest first. */
     async list(): Promise<Case[]> {
-      const { cases } = await call<{ cases: Case[] }>(`${VISITOR}/case/get_list`, {})
+      const { cases } = await call(`${VISITOR}/case/get_list`, {})
       for (const c of cases) rooms.set(c.caseID, c.roomID)
       return cases
     },
-    get: (caseID: string) => one('case/get_by_id', { id: caseID }),
-    close: (caseID: string) => one('case/close', { id: caseID }),
+    get: (caseID: string) => one(`${VISITOR}/case/get_by_id`, { id: caseID }),
+    close: (caseID: string) => one(`${VISITOR}/case/close`, { id: caseID }),
     /** Rates a closed case: 1-5, and an optional note. */
     rate: (caseID: string, input: { rating: number; note?: string }) =>
-      one('case/rate', defined({ id: caseID, ...input })),
+      one(`${VISITOR}/case/rate`, defined({ id: caseID, ...input })),
     /** Writes in the case through the outbox; `reply` answers a chatbot's buttons or list. */
     send(caseID: string, input: SendCaseMessage): Promise<Message> {
       const messageType = input.messageType ?? 'text'
@@ -232,6 +246,6 @@ export function casesAPI(context: ApiContext) {
 type Shown = Omit<PendingMessage, 'localID' | 'created' | 'request'>
 
 /** A new outbox entry: what `pending()` shows, and the request (its localID is added when sent). */
-function entry(shown: Shown, path: string, body: Record<string, unknown>): PendingMessage {
-  return { localID: newLocalID(), created: Date.now(), ...(defined(shown) as Shown), request: { path, body } }
+function entry<P extends SendPath>(shown: Shown, path: P, body: Omit<Request<P>, 'localID'>): PendingMessage {
+  return { localID: newLocalID(), created: Date.now(), ...defined(shown), request: { path, body } }
 }

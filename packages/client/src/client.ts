@@ -1,20 +1,20 @@
-import { casesAPI, messagesAPI, roomsAPI, usersAPI } from './api.js'
+import { type ApiContext, casesAPI, messagesAPI, roomsAPI, usersAPI } from './api.js'
 import { BACKOFF_DEFAULTS, type BackoffOptions } from './backoff.js'
 import { Emitter } from './emitter.js'
 import { isUnauthorized, ParleyError } from './errors.js'
-import { emitFrame, type ParleyEvents } from './events.js'
+import { emitFrame, frameHandlers, type ParleyEvents } from './events.js'
 import { reportsAPI, roomContentAPI, scheduledAPI } from './features.js'
 import { type FilesAPI, filesAPI } from './files.js'
-import type { UserFrame } from './frames.generated.js'
 import { groupsAPI, profilesAPI } from './groups.js'
-import { Outbox } from './outbox.js'
+import { Outbox, type SendPath } from './outbox.js'
+import type { Answer, ClientPath, Request, Upload } from './paths.js'
 import { blocksAPI, contactsAPI, roomStatesAPI } from './people.js'
 import { Realtime, type WebSocketConstructor } from './realtime.js'
 import { Session } from './session.js'
 import { defaultStorage, memoryStorage, type StorageLike, Store } from './storage.js'
 import { MessageSync } from './sync.js'
-import { type Progress, Transport } from './transport.js'
-import type { ConnectionState, Message, MessagePage, User } from './types.js'
+import { Transport } from './transport.js'
+import type { ConnectionState, User } from './types.js'
 
 // ParleyClient wires the parts together: the session (tokens), the socket (reconnects), the
 // message sync (resync, exactly once, in order) and the outbox (sends that survive failures and
@@ -85,18 +85,16 @@ export class ParleyClient {
     this.sync = this.messageSync()
     this.outbox = this.createOutbox(store, backoff)
     this.realtime = this.createRealtime(WebSocket, backoff, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS)
-    this.files = filesAPI(<T>(path: string, form: FormData, onProgress?: Progress) =>
-      this.session.authorized((token) => this.transport.upload<T>(path, form, token, onProgress)),
-    )
-    const context = {
-      call: <T>(path: string, body?: unknown) => this.call<T>(path, body),
+    const upload: Upload = (path, form, onProgress) =>
+      this.session.authorized((token) => this.transport.upload(path, form, token, onProgress))
+    this.files = filesAPI(upload)
+    const context: ApiContext = {
+      call: (path, body) => this.call(path, body),
       files: this.files,
       outbox: this.outbox,
       userID: () => this.user?.userID,
       watch: (id: string) => this.watch(id),
     }
-    const upload = <T>(path: string, form: FormData) =>
-      this.session.authorized((token) => this.transport.upload<T>(path, form, token))
     this.users = { ...usersAPI(context), ...profilesAPI(context, upload) }
     this.rooms = { ...roomsAPI(context), ...groupsAPI(context, upload) }
     this.messages = messagesAPI(context)
@@ -174,14 +172,14 @@ export class ParleyClient {
     this.realtime.send(typing ? 'chat/startTyping' : 'chat/stopTyping', { roomID })
   }
 
-  private call<T>(path: string, body?: unknown): Promise<T> {
-    return this.session.authorized((token) => this.transport.post<T>(path, body, token))
+  private call<P extends ClientPath>(path: P, body: Request<P>): Promise<Answer<P>> {
+    return this.session.authorized((token) => this.transport.post(path, body, token))
   }
 
   private messageSync(): MessageSync {
     return new MessageSync({
       listAfter: (roomID, minCreated, limit) =>
-        this.call<MessagePage>('/v1/chat/message/list_by_room/after', { roomID, minCreated, limit }),
+        this.call('/v1/chat/message/list_by_room/after', { roomID, minCreated, limit }),
       deliver: (message) => this.events.emit('message', message),
       activity: (message) => this.events.emit('roomActivity', message),
       lost: (roomID, error) => this.events.emit('unwatched', { roomID, error: error as ParleyError }),
@@ -193,8 +191,9 @@ export class ParleyClient {
       store,
       backoff,
       send: async (entry) => {
-        const body = { ...entry.request.body, localID: entry.localID }
-        return (await this.call<{ message: Message }>(entry.request.path, body)).message
+        // Its path and body were checked as it was written (api.ts), before the store held it.
+        const { path, body } = entry.request as { path: SendPath; body: Request<SendPath> }
+        return (await this.call(path, { ...body, localID: entry.localID })).message
       },
       stored: (_entry, message) => this.sync.receive(message),
       refused: (entry, error) => this.events.emit('sendFailed', { entry, error }),
@@ -206,13 +205,14 @@ export class ParleyClient {
     backoff: Required<BackoffOptions>,
     connectTimeoutMs: number,
   ): Realtime {
+    const frames = frameHandlers(this.events, this.sync)
     return new Realtime({
       transport: this.transport,
       session: this.session,
       WebSocket,
       backoff,
       connectTimeoutMs,
-      onFrame: (eventName, data) => this.frame(eventName, data),
+      onFrame: (eventName, data) => emitFrame(frames, eventName, data),
       onOpen: () => {
         // The server answers again: the outbox need not wait out its backoff.
         this.outbox.wake()
@@ -221,11 +221,6 @@ export class ParleyClient {
       onClose: () => this.sync.disconnected(),
       onState: (state) => this.events.emit('connection', state),
     })
-  }
-
-  /** A frame the server pushed: one of the catalogue's (frames.generated.ts); others are ignored. */
-  private frame(eventName: string, data: unknown): void {
-    emitFrame(this.events, this.sync, { eventName, data } as UserFrame)
   }
 
   private ended(): void {

@@ -1,6 +1,6 @@
 import type { Emitter } from './emitter.js'
 import type { ParleyError } from './errors.js'
-import type { UserFrame } from './frames.generated.js'
+import type { UserFrames } from './frames.generated.js'
 import type { PendingMessage } from './outbox.js'
 import type { MessageSync } from './sync.js'
 import type {
@@ -62,48 +62,41 @@ const isMessage = (value: unknown): value is Message => {
   return typeof m?.messageID === 'string' && typeof m.roomID === 'string' && typeof m.created === 'number'
 }
 
-/** Turns a frame of the catalogue into its event (a new message goes through the sync first). */
-export function emitFrame(events: Emitter<ParleyEvents>, sync: MessageSync, frame: UserFrame): void {
-  switch (frame.eventName) {
-    case 'chat/sendMessage':
-      if (isMessage(frame.data)) sync.receive(frame.data)
-      return
-    case 'chat/updateMessage':
-      if (isMessage(frame.data) && sync.update(frame.data)) events.emit('messageUpdate', frame.data)
-      return
-    case 'chat/startTyping':
-    case 'chat/stopTyping': {
-      const { roomID, user } = frame.data
-      events.emit('typing', { roomID, user, typing: frame.eventName === 'chat/startTyping' })
-      return
-    }
-    case 'user/status':
-      events.emit('presence', frame.data)
-      return
-    case 'case/update':
-      events.emit('case', frame.data)
-      return
-    case 'chat/starred':
-      events.emit('starred', frame.data)
-      return
-    case 'scheduled/update':
-      events.emit('scheduled', frame.data)
-      return
-    case 'room/state':
-      events.emit('roomState', frame.data)
-      return
-    case 'user/block':
-    case 'user/unblock':
-      events.emit('block', { user: frame.data.user, blocked: frame.eventName === 'user/block' })
-      return
-    case 'room/update':
-      events.emit('roomUpdate', frame.data)
-      return
-    case 'room/delete':
-      events.emit('roomDelete', frame.data)
-      return
-    case 'room/clear':
-      events.emit('roomClear', frame.data)
-      return
+/** What becomes of each frame of the catalogue: a frame added there fails the type-check until it is here. */
+type FrameHandlers = { [F in keyof UserFrames]: (data: UserFrames[F]) => void }
+
+/** Each frame's handler: most pass the frame's data on as one event (a new message goes through the sync first). */
+export function frameHandlers(events: Emitter<ParleyEvents>, sync: MessageSync): FrameHandlers {
+  const forward =
+    <E extends keyof ParleyEvents>(event: E) =>
+    (...args: ParleyEvents[E]) =>
+      events.emit(event, ...args)
+  return {
+    'chat/sendMessage': (data) => {
+      if (isMessage(data)) sync.receive(data)
+    },
+    'chat/updateMessage': (data) => {
+      if (isMessage(data) && sync.update(data)) events.emit('messageUpdate', data)
+    },
+    'chat/startTyping': ({ roomID, user }) => events.emit('typing', { roomID, user, typing: true }),
+    'chat/stopTyping': ({ roomID, user }) => events.emit('typing', { roomID, user, typing: false }),
+    'user/block': ({ user }) => events.emit('block', { user, blocked: true }),
+    'user/unblock': ({ user }) => events.emit('block', { user, blocked: false }),
+    // The socket's close that follows (4001) ends the session (realtime.ts).
+    'session/revoked': () => {},
+    'user/status': forward('presence'),
+    'case/update': forward('case'),
+    'chat/starred': forward('starred'),
+    'scheduled/update': forward('scheduled'),
+    'room/state': forward('roomState'),
+    'room/update': forward('roomUpdate'),
+    'room/delete': forward('roomDelete'),
+    'room/clear': forward('roomClear'),
   }
+}
+
+/** A frame the server pushed, handled as the catalogue says its data is; one not in it is ignored. */
+export function emitFrame(handlers: FrameHandlers, eventName: string, data: unknown): void {
+  const handler = Object.hasOwn(handlers, eventName) ? handlers[eventName as keyof UserFrames] : undefined
+  ;(handler as ((data: unknown) => void) | undefined)?.(data)
 }

@@ -1,3 +1,4 @@
+import type { Upload } from './paths.js'
 import type { Progress } from './transport.js'
 import type { FileData, FileObject, Message } from './types.js'
 
@@ -34,15 +35,13 @@ export function fileOf(message: Pick<Message, 'data'>): FileData | undefined {
 }
 
 /** Uploads `file` as the multipart part `file` with the access token; the server's FileObject. */
-export function filesAPI(upload: <T>(path: string, form: FormData, onProgress?: Progress) => Promise<T>) {
+export function filesAPI(upload: Upload) {
   return {
     upload(file: Blob, options: UploadOptions = {}): Promise<FileObject> {
       const form = new FormData()
       if (options.fileName === undefined) form.append('file', file)
       else form.append('file', file, options.fileName)
-      return upload<{ file: FileObject }>('/v1/chat/file/upload', form, options.onProgress).then(
-        (d) => d.file,
-      )
+      return upload('/v1/chat/file/upload', form, options.onProgress).then((d) => d.file)
     },
   }
 }

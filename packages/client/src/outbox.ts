@@ -28,6 +28,9 @@ export interface PendingMessage {
   request: { path: string; body: Record<string, unknown> }
 }
 
+/** Where an entry is sent: a message to a room, or to a case. */
+export type SendPath = '/v1/chat/message/send' | '/api/visitor/v1/client/case/send_message'
+
 const KEY = 'outbox'
 
 export interface OutboxOptions {

@@ -1,4 +1,5 @@
 import { isExpiredToken, isUnauthorized, ParleyError, sessionEnded } from './errors.js'
+import type { Answer } from './paths.js'
 import type { Store } from './storage.js'
 import type { Transport } from './transport.js'
 import type { User } from './types.js'
@@ -9,11 +10,8 @@ import type { User } from './types.js'
 // (40103) needs a new ticket. Tokens are kept in the store so a reload signs nobody in again, and
 // appear nowhere else: not in URLs of HTTP calls, errors, or any output.
 
-interface Tokens {
-  accessToken: string
-  refreshToken: string
-  user: User
-}
+/** What the session keeps of the tokens' answer. */
+type Tokens = Pick<Answer<'/v1/auth/access_token/request'>, 'accessToken' | 'refreshToken' | 'user'>
 
 const KEY = 'session'
 
@@ -100,7 +98,7 @@ export class Session {
     const refreshToken = this.tokens?.refreshToken
     if (!refreshToken) throw sessionEnded()
     try {
-      this.save(await this.options.transport.post<Tokens>('/v1/auth/access_token/refresh', {}, refreshToken))
+      this.save(await this.options.transport.post('/v1/auth/access_token/refresh', {}, refreshToken))
     } catch (error) {
       // Refused (expired, revoked, or rotated already): only a new ticket helps.
       if (isUnauthorized(error)) return this.renew(staleToken)
@@ -127,7 +125,7 @@ export class Session {
       throw this.end()
     }
     try {
-      this.save(await this.options.transport.post<Tokens>('/v1/auth/access_token/request', {}, ticket))
+      this.save(await this.options.transport.post('/v1/auth/access_token/request', {}, ticket))
     } catch (error) {
       // No answer or a busy server: the next attempt asks for another ticket. A refusal is final.
       if (error instanceof ParleyError && error.status >= 400 && error.status < 500) throw this.end()

@@ -1,4 +1,5 @@
 import { networkError, ParleyError } from './errors.js'
+import type { Answer, ClientPath, Request } from './paths.js'
 
 // HTTP to Parley: JSON in, the envelope `{status, error: {code, message, field}, data}` out.
 // Whatever goes wrong becomes a ParleyError. Credentials travel only in the Authorization header,
@@ -44,8 +45,8 @@ export class Transport {
   }
 
   /** `POST path` with a JSON body; resolves with the envelope's `data`. */
-  post<T>(path: string, body: unknown, bearer?: string): Promise<T> {
-    return this.request<T>(path, { method: 'POST', body: JSON.stringify(body ?? {}) }, bearer)
+  post<P extends ClientPath>(path: P, body: Request<P>, bearer?: string): Promise<Answer<P>> {
+    return this.request(path, { method: 'POST', body: JSON.stringify(body ?? {}) }, bearer)
   }
 
   /** `GET path`; resolves with the envelope's `data`. */
@@ -59,10 +60,15 @@ export class Transport {
    * counts from the last step (a large file on a slow link is not cut off while it moves); elsewhere
    * (Node's fetch) it hears once, when the answer came, and the timeout is for the whole request.
    */
-  async upload<T>(path: string, form: FormData, bearer: string, onProgress?: Progress): Promise<T> {
+  async upload<P extends ClientPath>(
+    path: P,
+    form: FormData,
+    bearer: string,
+    onProgress?: Progress,
+  ): Promise<Answer<P>> {
     const XMLHttpRequest = (globalThis as { XMLHttpRequest?: new () => XHR }).XMLHttpRequest
-    if (XMLHttpRequest) return this.xhr<T>(new XMLHttpRequest(), path, form, bearer, onProgress)
-    const data = await this.request<T>(path, { method: 'POST', body: form }, bearer)
+    if (XMLHttpRequest) return this.xhr(new XMLHttpRequest(), path, form, bearer, onProgress)
+    const data = await this.request<Answer<P>>(path, { method: 'POST', body: form }, bearer)
     const total = (form.get('file') as Blob | null)?.size ?? 0
     onProgress?.(total, total)
     return data
