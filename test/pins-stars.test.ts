@@ -88,7 +88,7 @@ describeEachDatabase('pins and stars', (dialect) => {
     expect(none.json.error.code).toBe('40002')
   })
 
-  test('pins racing for the last of a room\'s 50 places: one gets it, the others 409/40902', async () => {
+  test("pins racing for the last of a room's 50 places: one gets it, the others 409/40902", async () => {
     const room = await alice.call('/v1/client/room/create', { name: 'Full', type: 2, userIDs: [bob.userID] })
     const fullRoomID = room.json.data.room.roomID
     const messageIDs: string[] = []
