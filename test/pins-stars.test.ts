@@ -88,6 +88,25 @@ describeEachDatabase('pins and stars', (dialect) => {
     expect(none.json.error.code).toBe('40002')
   })
 
+  test("pins racing for the last of a room's 50 places: one gets it, the others 409/40902", async () => {
+    const room = await alice.call('/v1/client/room/create', { name: 'Full', type: 2, userIDs: [bob.userID] })
+    const fullRoomID = room.json.data.room.roomID
+    const messageIDs: string[] = []
+    for (let i = 0; i < 57; i++) messageIDs.push(await send(`full ${i}`, fullRoomID))
+    const pin = (client: TestClient, ids: string[]) =>
+      client.call('/v1/chat/message/pin', { roomID: fullRoomID, messageIDs: ids })
+    expect((await pin(alice, messageIDs.slice(0, 49))).status).toBe(200)
+    // The last place, asked for by eight at once (each its own message).
+    const racing = await Promise.all(
+      messageIDs.slice(49).map((id, i) => pin(i % 2 === 0 ? alice : bob, [id])),
+    )
+    expect(racing.map((r) => r.status).sort()).toEqual([200, ...Array(7).fill(409)])
+    for (const refused of racing.filter((r) => r.status === 409))
+      expect(refused.json.error.code).toBe('40902')
+    const ids = await bob.call('/v1/chat/message/get_pinned_ids', { roomID: fullRoomID })
+    expect(ids.json.data.pinnedMessageIDs).toHaveLength(50)
+  })
+
   test('stars are private, listed per room and across rooms, and heard on your other devices', async () => {
     const here = await send('star here')
     const room = await alice.call('/v1/client/room/create', { name: 'Other', type: 2, userIDs: [bob.userID] })

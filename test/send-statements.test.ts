@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { findMessages } from '../src/domain/messages/messages.repository.js'
 import { storeInRooms } from '../src/domain/messages/store-in-room.js'
 import { messageRow, newMessage } from '../src/domain/messages/store-message.js'
 import { readRoom } from '../src/domain/rooms/room-read.repository.js'
@@ -175,6 +176,11 @@ describe.skipIf(!postgresURL)('sends in one statement [postgres]', () => {
       last + 2000,
       undefined,
     ])
+    // Each message stored is answered as the table holds it, every column (those a send leaves
+    // to their defaults too) and nothing more.
+    const stored = results.flatMap((result) => (result.stored ? [result.stored] : []))
+    const byID = (rows: readonly { id: string }[]) => new Map(rows.map((row) => [row.id, row]))
+    expect(byID(stored)).toEqual(byID(await findMessages(db, [...byID(stored).keys()])))
     // Each read is its room's, with the newest `created` as of its own message.
     expect(results.map((result) => result.read?.room.id)).toEqual([
       aliceBob,

@@ -7,7 +7,9 @@ import type { Schema } from '../../storage/schema.js'
 /**
  * Marks the message changed now and answers it as it is, locked: the first statement of each change
  * of a message, so that changes of one message run one after another on PostgreSQL (SQLite runs
- * every transaction alone). Its room counts a change (pages made before are stale: page-cache.ts).
+ * every transaction alone). Its room counts a change (pages made before are stale: page-cache.ts),
+ * which also locks the room's row until the commit: a room's changes run one after another, and
+ * what one checks of the room (its pins' count) the next finds committed.
  */
 export async function reviseMessage(trx: Kysely<Schema>, id: string, now: number) {
   const row = await trx

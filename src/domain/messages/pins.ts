@@ -51,6 +51,9 @@ export class Pins {
         await this.deps.changes.change(client, { roomID, messageID }, async (trx, row, now) => {
           if (row.is_deleted === 1) throw paramError('messageIDs', `has a deleted message (${row.id})`)
           if (row.is_pinned === 1) return
+          // Counted with the room's row locked (change() counts a change of the room first: see
+          // reviseMessage): pins racing for the room's last place get it one at a time, and the
+          // second finds the room full (test/pins-stars.test.ts).
           if ((await messageChanges.pinCount(trx, roomID)) >= MAX_PINS_PER_ROOM)
             throw new AppError(
               'limitReached',
