@@ -74,7 +74,7 @@ describe.skipIf(!hasChromium)('console: edits, reactions and pins in a case [sql
     await ours(holder, 'Let me lok').getByRole('button', { name: 'Edit' }).focus()
     await holder.keyboard.press('Enter')
     const field = holder.getByLabel('Edit your message')
-    await expect.poll(() => field.evaluate((e) => e === document.activeElement)).toBe(true)
+    await expect.poll(() => field.evaluate((e) => e === e.ownerDocument.activeElement)).toBe(true)
     await expectNoAxeViolations(holder, 'editing a message')
     await field.fill('Let me look')
     await holder.keyboard.press('Enter')
