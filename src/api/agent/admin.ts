@@ -160,7 +160,11 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
   )
   app.post(
     `${PREFIX}/chatbot/update`,
-    describe('Rename a chatbot, change its URL, or choose the events it gets', chatbotUpdate, chatbotDetailsShape),
+    describe(
+      'Rename a chatbot, change its URL, or choose the events it gets',
+      chatbotUpdate,
+      chatbotDetailsShape,
+    ),
     async (r) =>
       success(
         await chatbots.update(admin(r), r.body.chatbotID, {
