@@ -99,44 +99,26 @@ describeEachDatabase('agent message actions', (dialect) => {
       const reply = await caller.call(path, body)
       expect([path, reply.status, reply.json.error?.code]).toEqual([path, status, code])
     }
-    // The visitor's message is theirs to edit; the case is another agent's to act in.
-    await expectError(
-      agent,
-      '/case/message/edit',
-      { id: c.caseID, messageID: c.visitorMessageID, body: 'x' },
-      403,
-      '40301',
-    )
-    await expectError(
-      other,
-      '/case/message/edit',
-      { id: c.caseID, messageID: c.replyID, body: 'x' },
-      403,
-      '40301',
-    )
-    await expectError(other, '/case/message/pin', { id: c.caseID, messageIDs: [c.replyID] }, 403, '40301')
-    await expectError(
-      other,
-      '/case/message/reaction/toggle',
-      { id: c.caseID, messageID: c.replyID, emoji: '👍' },
-      403,
-      '40301',
-    )
-    await expectError(
-      agent,
-      '/case/message/reaction/toggle',
-      { id: c.caseID, messageID: c.replyID, emoji: 'x'.repeat(10_000) },
-      400,
-      '40002',
-    )
-    await expectError(
-      agent,
-      '/case/message/edit',
-      { id: c.caseID, messageID: c.replyID, body: '' },
-      400,
-      '40002',
-    )
-    await expectError(agent, '/case/message/pin', { id: c.caseID, messageIDs: [] }, 400, '40002')
+    const id = c.caseID
+    const cases: [Agent, string, unknown, number, string][] = [
+      // The visitor's message is theirs to edit; the case is another agent's to act in.
+      [agent, '/case/message/edit', { id, messageID: c.visitorMessageID, body: 'x' }, 403, '40301'],
+      [other, '/case/message/edit', { id, messageID: c.replyID, body: 'x' }, 403, '40301'],
+      [other, '/case/message/pin', { id, messageIDs: [c.replyID] }, 403, '40301'],
+      [other, '/case/message/reaction/toggle', { id, messageID: c.replyID, emoji: '👍' }, 403, '40301'],
+      // Bad input.
+      [
+        agent,
+        '/case/message/reaction/toggle',
+        { id, messageID: c.replyID, emoji: 'x'.repeat(10_000) },
+        400,
+        '40002',
+      ],
+      [agent, '/case/message/edit', { id, messageID: c.replyID, body: '' }, 400, '40002'],
+      [agent, '/case/message/pin', { id, messageIDs: [] }, 400, '40002'],
+    ]
+    for (const [caller, path, body, status, code] of cases)
+      await expectError(caller, path, body, status, code)
     // A message of another room is not in the case.
     const elsewhere = await takenCase('another case')
     await expectError(
