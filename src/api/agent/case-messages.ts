@@ -1,14 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import {
-  editedBody,
-  emoji,
-  messageChangeConflict,
-  messageIDList,
-  messageListPage,
-  messageShape,
-  numberedPage,
-} from '../../contract/chat.js'
+// The chat API's fields and shapes, so that a message action takes and answers the same there and here.
+import * as chat from '../../contract/chat.js'
 import { MAX_PINS_PER_ROOM } from '../../domain/messages/pins.js'
 import { success } from '../../http/envelope.js'
 import { params, requiredID } from '../../http/params.js'
@@ -17,12 +10,12 @@ import { describe, PREFIX } from './describe.js'
 
 const id = requiredID('The caseID.')
 const messageID = requiredID('A message of the case.')
-const editRequest = params({ id, messageID, body: editedBody })
-const reactionRequest = params({ id, messageID, emoji })
-const pinRequest = params({ id, messageIDs: messageIDList })
-const pinnedRequest = params({ id, ...numberedPage })
-const one = z.object({ message: messageShape })
-const some = z.object({ messages: z.array(messageShape) })
+const editRequest = params({ id, messageID, body: chat.editedBody })
+const reactionRequest = params({ id, messageID, emoji: chat.emoji })
+const pinRequest = params({ id, messageIDs: chat.messageIDList })
+const pinnedRequest = params({ id, ...chat.numberedPage })
+const one = z.object({ message: chat.messageShape })
+const some = z.object({ messages: z.array(chat.messageShape) })
 
 /** Conflicts of a change: the case closed (as for replies), or the client API's (window, limits). */
 const withConflicts = <B, R extends z.ZodType>(summary: string, body: B, data: R) => {
@@ -30,7 +23,7 @@ const withConflicts = <B, R extends z.ZodType>(summary: string, body: B, data: R
   return {
     schema: {
       ...schema,
-      response: { ...schema.response, ...messageChangeConflict('the case is closed, or ') },
+      response: { ...schema.response, ...chat.messageChangeConflict('the case is closed, or ') },
     },
   }
 }
@@ -65,7 +58,7 @@ export async function agentCaseMessagesAPI(signedIn: FastifyInstance): Promise<v
   routes.post(
     `${PREFIX}/case/message/get_pinned_list`,
     {
-      ...describe("A case's pinned messages, latest pinned first", pinnedRequest, messageListPage),
+      ...describe("A case's pinned messages, latest pinned first", pinnedRequest, chat.messageListPage),
       config: { csrf: false },
     },
     async (r) => success(await caseMessages.pinned(r.agent, r.body.id, r.body)),
