@@ -7,6 +7,7 @@ import { AgentsService } from './domain/agents/agents.service.js'
 import { AppKeysService } from './domain/app-keys/app-keys.service.js'
 import { AuditLog } from './domain/audit/audit.js'
 import { CannedReplies } from './domain/canned-replies/canned-replies.service.js'
+import { CaseMessages } from './domain/cases/case-messages.js'
 import { DEFAULT_REOPEN_WINDOW_HOURS } from './domain/cases/case-reopen.js'
 import { type Cases, createCases } from './domain/cases/cases.js'
 import { ChatbotsService } from './domain/chatbots/chatbots.service.js'
@@ -81,6 +82,8 @@ export interface Services extends ChatFeatures {
   messages: MessagesService
   /** Edits, reactions, threads, pins and stars. */
   messageActions: MessageActions
+  /** The same, by agents in their cases. */
+  caseMessages: CaseMessages
   /** Rooms' history, a page at a time. */
   history: MessageHistory
   /** The room list and what changed since (each session's sync point). */
@@ -205,6 +208,7 @@ export function createServices({
     audit,
   }
   const emailChannel = createEmailChannel(emailDeps)
+  const actions = messageActions({ database, repositories, clock, rooms, messages, happenings, audit })
   const cases = createCases({
     database,
     clock,
@@ -305,7 +309,8 @@ export function createServices({
     sessions,
     rooms,
     messages,
-    messageActions: messageActions({ database, repositories, clock, rooms, messages, happenings, audit }),
+    messageActions: actions,
+    caseMessages: new CaseMessages({ database, repositories, rooms, actions }),
     history,
     sync,
     files,

@@ -87,4 +87,11 @@ export const eventCommands: Record<string, Command> = {
     run: async ({ services, actor }, o) =>
       services.chatbots.update(actor, id(o), { caseEvents: o.events === 'on' }),
   },
+  'chatbot message-edits': {
+    usage: 'chatbot message-edits --id CHATBOT_ID --events on|off',
+    summary: 'Whether the chatbot also gets message.updated when a message of a case it has is edited.',
+    options: ['id', 'events'],
+    run: async ({ services, actor }, o) =>
+      services.chatbots.update(actor, id(o), { messageEdits: o.events === 'on' }),
+  },
 }

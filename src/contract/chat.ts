@@ -1,14 +1,18 @@
 import { z } from 'zod'
 import type { Message } from '../domain/messages/message.js'
 import { CLIENT_MESSAGE_TYPES, MAX_BODY_CHARACTERS } from '../domain/messages/message-types.js'
+import { MAX_EMOJI_LENGTH } from '../domain/messages/reactions.js'
 import type { Room, RoomSummary } from '../domain/rooms/room.js'
 import type { Tokens } from '../domain/sessions/sessions.service.js'
 import type { User } from '../domain/users/user.js'
+import { errorEnvelope } from '../http/envelope.js'
 import {
+  optionalInteger,
   optionalObject,
   optionalText,
   params,
   requiredID,
+  requiredIDList,
   requiredIntegerChoice,
   requiredText,
 } from '../http/params.js'
@@ -144,9 +148,47 @@ export const sendMessage = params({
   }),
 })
 
+/** An edit's new text. */
+export const editedBody = requiredText({
+  max: MAX_BODY_CHARACTERS,
+  description: 'The new text (or caption).',
+})
+
 /** An edit (the chat API's message/edit, and /connect's `chat/updateMessage` from a client). */
 export const editMessage = params({
   messageID: requiredID('The message.'),
   roomID: optionalText({ max: 64, description: 'The room the message is in (optional).' }),
-  body: requiredText({ max: MAX_BODY_CHARACTERS, description: 'The new text (or caption).' }),
+  body: editedBody,
+})
+
+/** A reaction's emoji (the chat API's and the agent API's). */
+export const emoji = requiredText({
+  max: MAX_EMOJI_LENGTH,
+  description: `The emoji, at most ${MAX_EMOJI_LENGTH} characters.`,
+})
+/** Messages to pin or unpin (or star), at most 100 at a time. */
+export const messageIDList = requiredIDList({ min: 1, max: 100 })
+/** A page of pinned or starred messages, by number (as the family's SDKs ask). */
+export const numberedPage = {
+  pageNumber: optionalInteger({ min: 1, max: 1_000_000, fallback: 1, description: 'From 1.' }),
+  pageSize: optionalInteger({
+    min: 1,
+    max: 1_000_000,
+    fallback: 50,
+    description: 'Messages a page (default 50); a page holds at most 100 whatever is asked.',
+  }),
+}
+/** A page of messages, and whether more follow. */
+export const messageListPage = z.object({ messages: z.array(messageShape), hasMore: z.boolean() })
+
+/** What a change of a message may meet: the edit window over, or a limit reached (and `also`). */
+export const messageChangeConflict = (also = '') => ({
+  409: errorEnvelope(
+    `40901: ${also}the edit window is over; 40902: a message has 50 different reactions, a room 50 pins, a user 1000 stars`,
+    {
+      status: 409,
+      code: '40901',
+      message: 'Message 325132386281046016 can no longer be edited (900 s after sending)',
+    },
+  ),
 })

@@ -57,6 +57,9 @@ export const chatbotShape = shapeOf<Chatbot>()(
     caseEvents: z
       .boolean()
       .describe('Also gets case.closed / case.handed_over of its cases when someone else did it.'),
+    messageEdits: z
+      .boolean()
+      .describe('Also gets message.updated when a message of a case it has is edited (off by default).'),
     created: z.number().int(),
     updated: z.number().int(),
   }),

@@ -219,6 +219,8 @@ export interface ChatbotsTable {
   active: number
   /** 1: the chatbot also gets `case.closed` / `case.handed_over` when someone else did it. */
   events: Generated<number>
+  /** 1: the chatbot also gets `message.updated` when a message of a case it has is edited. */
+  message_edits: Generated<number>
   created: number
   updated: number
 }

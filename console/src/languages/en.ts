@@ -195,6 +195,21 @@ export const en = {
     reaction: (emoji: string, count: number) => `${emoji} ${count}`,
     reacted: (emoji: string, count: number) => `${count} reacted with ${emoji}`,
   },
+  /** What the agent holding a case does with its messages. */
+  messageActions: {
+    react: 'React',
+    pick: 'Pick a reaction',
+    reactWith: (emoji: string) => `React with ${emoji}`,
+    edit: 'Edit',
+    editLabel: 'Edit your message',
+    save: 'Save',
+    cancel: 'Cancel',
+    pin: 'Pin',
+    unpin: 'Unpin',
+    pinned: 'Pinned messages',
+    pinnedCount: (n: number) => (n === 1 ? '1 pinned message' : `${n} pinned messages`),
+    attachment: 'An attachment',
+  },
   visitor: {
     title: 'Visitor',
     email: 'E-mail',

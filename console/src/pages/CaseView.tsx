@@ -15,6 +15,7 @@ import { CaseHeader } from './CaseHeader'
 import { useCaseNotes } from './CaseNotes'
 import { ReopenButton } from './CaseTags'
 import { EmailDetails } from './EmailDetails'
+import { PinnedMessages } from './MessageActions'
 import { ReplyTabs } from './NoteComposer'
 import { Transcript } from './Transcript'
 import { passOnChoices, TransferButton } from './TransferDialog'
@@ -87,14 +88,17 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
   }
   if (!item || !detail.data) return <div className="case-view" aria-busy="true" />
   const visitor = shown.find((m) => m.user.userID === item.userID)?.user.fullname || texts.transcript.visitor
+  const acting = mine ? { caseID, userID: `agent:${me.agentAccountID}`, onChanged: addMessages } : undefined
   return (
     <div className="case-view" data-status={item.status} data-case-id={item.caseID}>
       <CaseHeader item={item} visitor={visitor} backTo={backTo} onChanged={changed} />
       {item.channel === 'email' && <EmailDetails caseID={item.caseID} />}
+      <PinnedMessages caseID={caseID} messages={shown} reload={liveEpoch} />
       <Transcript
         messages={shown}
         notes={notes}
         visitorID={item.userID}
+        acting={acting}
         before={detail.data.handoverSummary && <HandoverSummary text={detail.data.handoverSummary} />}
       />
       <p className="typing-line" aria-live="polite" data-testid="visitor-typing">

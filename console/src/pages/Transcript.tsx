@@ -4,6 +4,7 @@ import { texts } from '../texts'
 import type { Message, Note } from '../types'
 import { useNames } from '../workspace'
 import { NoteItem } from './CaseNotes'
+import { type MessageActing, MessageActions, Reactions } from './MessageActions'
 import { Content } from './MessageContent'
 
 const SYSTEM = 9001
@@ -43,11 +44,14 @@ export function Transcript({
   notes = [],
   visitorID,
   before,
+  acting,
 }: {
   messages: Message[]
   notes?: Note[]
   visitorID: string
   before?: ReactNode
+  /** The agent holding the case: each message has its actions. */
+  acting?: MessageActing | undefined
 }) {
   const box = useRef<HTMLDivElement>(null)
   const end = useRef<HTMLDivElement>(null)
@@ -84,11 +88,15 @@ export function Transcript({
             {message.body} · {when(message.created)}
           </p>
         ) : (
-          <div key={message.messageID} className={`bubble-row ${side(message)}`}>
+          <div
+            key={message.messageID}
+            id={`message-${message.messageID}`}
+            className={`bubble-row ${side(message)}`}
+          >
             <div className="bubble">
               <span className="bubble-sender">{sender(message)}</span>
               <Content message={message} />
-              <Reactions message={message} />
+              <Reactions message={message} acting={acting} />
               <time
                 className="bubble-time"
                 dateTime={new Date(message.created).toISOString()}
@@ -102,26 +110,13 @@ export function Transcript({
                   <span className="bubble-read"> · {texts.transcript.read}</span>
                 )}
               </time>
+              {acting && <MessageActions message={message} acting={acting} />}
             </div>
           </div>
         ),
       )}
       <div ref={end} />
     </div>
-  )
-}
-
-/** The emoji on a message, each with how many reacted with it. */
-function Reactions({ message }: { message: Message }) {
-  if (message.reactions.length === 0 || message.isDeleted) return null
-  return (
-    <ul className="quick-replies reactions" aria-label={texts.transcript.reactions}>
-      {message.reactions.map(({ emoji, count }) => (
-        <li key={emoji} title={texts.transcript.reacted(emoji, count)}>
-          {texts.transcript.reaction(emoji, count)}
-        </li>
-      ))}
-    </ul>
   )
 }
 

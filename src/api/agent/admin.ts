@@ -41,6 +41,7 @@ const chatbotUpdate = params({
   name: optionalText({ max: 255 }),
   url: optionalText({ max: 2048, valid: isHTTPURL }),
   caseEvents: optionalBoolean('Also send it case.closed / case.handed_over when someone else did it.'),
+  messageEdits: optionalBoolean('Also send it message.updated when a message of a case it has is edited.'),
 })
 const agentCreate = params({
   email: requiredText({ max: 255 }),
@@ -159,13 +160,18 @@ export async function adminAPI(fastify: FastifyInstance): Promise<void> {
   )
   app.post(
     `${PREFIX}/chatbot/update`,
-    describe('Rename a chatbot or change its URL', chatbotUpdate, chatbotDetailsShape),
+    describe(
+      'Rename a chatbot, change its URL, or choose the events it gets',
+      chatbotUpdate,
+      chatbotDetailsShape,
+    ),
     async (r) =>
       success(
         await chatbots.update(admin(r), r.body.chatbotID, {
           name: r.body.name,
           url: r.body.url,
           caseEvents: r.body.caseEvents,
+          messageEdits: r.body.messageEdits,
         }),
       ),
   )

@@ -20,6 +20,7 @@ import { type RedisClient, RedisCounter } from '../../storage/redis.js'
 import { adminAPI } from './admin.js'
 import { agentCannedRepliesAPI } from './canned-replies.js'
 import { caseEmailsAPI } from './case-emails.js'
+import { agentCaseMessagesAPI } from './case-messages.js'
 import { agentCaseAPI } from './cases.js'
 import { describe, PREFIX } from './describe.js'
 import { eventEndpointsAPI } from './event-endpoints.js'
@@ -232,6 +233,7 @@ export async function agentAPI(
       async (r) => success({ agentAccount: await agents.setNotifications(r.agent, r.body) }),
     )
     await signedIn.register(agentCaseAPI)
+    await signedIn.register(agentCaseMessagesAPI)
     await signedIn.register(agentSearchAPI)
     await signedIn.register(agentNotesAPI)
     await signedIn.register(agentReopenTagsAPI)

@@ -1,42 +1,30 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { editMessage, messageShape } from '../../contract/chat.js'
-import { MAX_PINS_PER_ROOM } from '../../domain/messages/pins.js'
-import { MAX_EMOJI_LENGTH } from '../../domain/messages/reactions.js'
-import { errorEnvelope, success } from '../../http/envelope.js'
 import {
-  optionalInteger,
-  optionalText,
-  params,
-  requiredID,
-  requiredIDList,
-  requiredText,
-} from '../../http/params.js'
+  editMessage,
+  emoji,
+  messageChangeConflict,
+  messageIDList,
+  messageListPage,
+  messageShape,
+  numberedPage,
+} from '../../contract/chat.js'
+import { MAX_PINS_PER_ROOM } from '../../domain/messages/pins.js'
+import { success } from '../../http/envelope.js'
+import { optionalInteger, optionalText, params, requiredID } from '../../http/params.js'
 import type { ZodTypeProvider } from '../../http/validation.js'
 import { describeChat } from './describe.js'
 
 const messageID = requiredID('The message.')
 const inRoom = optionalText({ max: 64, description: 'The room the message is in (optional).' })
 const roomID = requiredID('The room.')
-const messageIDs = requiredIDList({ min: 1, max: 100 })
-const numberedPage = {
-  pageNumber: optionalInteger({ min: 1, max: 1_000_000, fallback: 1, description: 'From 1.' }),
-  pageSize: optionalInteger({
-    min: 1,
-    max: 1_000_000,
-    fallback: 50,
-    description: 'Messages a page (default 50); a page holds at most 100 whatever is asked.',
-  }),
-}
+const messageIDs = messageIDList
 const PAGE = { min: 1, max: 100, fallback: 50, description: 'Page size, 1-100 (default 50).' }
 
 const reactionRequest = params({
   messageID,
   roomID: inRoom,
-  emoji: requiredText({
-    max: MAX_EMOJI_LENGTH,
-    description: `The emoji, at most ${MAX_EMOJI_LENGTH} characters.`,
-  }),
+  emoji,
 })
 const threadRequest = params({
   threadID: requiredID("The thread's first message."),
@@ -63,19 +51,9 @@ const starredRequest = params({
   ...numberedPage,
 })
 
-const listPage = z.object({ messages: z.array(messageShape), hasMore: z.boolean() })
+const listPage = messageListPage
 const one = z.object({ message: messageShape })
-
-const tooLate = {
-  409: errorEnvelope(
-    '40901: the edit window is over; 40902: a message has 50 different reactions, a room 50 pins, a user 1000 stars',
-    {
-      status: 409,
-      code: '40901',
-      message: 'Message 325132386281046016 can no longer be edited (900 s after sending)',
-    },
-  ),
-}
+const tooLate = messageChangeConflict()
 
 /**
  * Edits, reactions, threads, pins and stars (docs/reference/client-api.md): registered by the chat

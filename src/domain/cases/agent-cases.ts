@@ -38,7 +38,8 @@ export interface AgentCasesDependencies {
 }
 
 type Work = (trx: Trx, now: number) => Promise<Outcome>
-const notYours = () => new AppError('forbidden', 'case is not assigned to you')
+/** The case is not the agent's to act in. */
+export const notYours = () => new AppError('forbidden', 'case is not assigned to you')
 
 /** Agents' typing notices remembered for coalescing (one per agent and case); beyond, the oldest go. */
 const MAX_TYPING_CASES = 10_000

@@ -41,7 +41,10 @@ export const updateChatbot = (
   db: Kysely<Schema>,
   id: string,
   changes: Partial<
-    Pick<Updateable<ChatbotsTable>, 'secret_key' | 'active' | 'name' | 'url' | 'events' | 'updated'>
+    Pick<
+      Updateable<ChatbotsTable>,
+      'secret_key' | 'active' | 'name' | 'url' | 'events' | 'message_edits' | 'updated'
+    >
   >,
 ) => db.updateTable('chatbots').set(changes).where('id', '=', id).execute()
 

@@ -23,6 +23,8 @@ export interface Chatbot {
   active: boolean
   /** Also gets `case.closed` / `case.handed_over` when someone else did it (docs/reference/events.md). */
   caseEvents: boolean
+  /** Also gets `message.updated` when a message of a case it has is edited (docs/reference/chatbot-webhook.md). */
+  messageEdits: boolean
   created: number
   updated: number
 }
@@ -53,6 +55,7 @@ const toChatbot = (row: Selectable<ChatbotsTable>): Chatbot => ({
   url: row.url,
   active: row.active === 1,
   caseEvents: row.events === 1,
+  messageEdits: row.message_edits === 1,
   created: row.created,
   updated: row.updated,
 })
@@ -128,21 +131,27 @@ export class ChatbotsService {
   async update(
     actor: Actor,
     chatbotID: string,
-    changes: { name?: string | undefined; url?: string | undefined; caseEvents?: boolean | undefined },
+    changes: {
+      name?: string | undefined
+      url?: string | undefined
+      caseEvents?: boolean | undefined
+      messageEdits?: boolean | undefined
+    },
   ): Promise<ChatbotDetails> {
     const before = await this.adminsChatbot(actor, chatbotID)
     if (changes.url !== undefined) this.checkURL(changes.url)
     const name = changes.name || before.name
     const url = changes.url || before.url
     await this.database.transaction(async (trx) => {
-      const events = changes.caseEvents === undefined ? {} : { events: changes.caseEvents ? 1 : 0 }
+      const { caseEvents, messageEdits } = changes
       await this.repositories.chatbots.updateChatbot(trx, chatbotID, {
         name,
         url,
-        ...events,
+        ...(caseEvents === undefined ? {} : { events: caseEvents ? 1 : 0 }),
+        ...(messageEdits === undefined ? {} : { message_edits: messageEdits ? 1 : 0 }),
         updated: this.clock.now(),
       })
-      const detail = { chatbotID, name, url, caseEvents: changes.caseEvents }
+      const detail = { chatbotID, name, url, caseEvents, messageEdits }
       await this.audit.record(actor, before.organizationID, 'chatbot.update', detail, trx)
     })
     this.forget(chatbotID)

@@ -24,8 +24,15 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number]
 
-/** What a chatbot may opt in to hear of its cases, when someone else did it. */
-export const CHATBOT_EVENT_TYPES: readonly EventType[] = ['case.closed', 'case.handed_over']
+/**
+ * What a chatbot may opt in to hear of its cases, when someone else did it, and the opt-in each
+ * needs: `caseEvents` (the `events` column) or `messageEdits` (docs/reference/chatbot-webhook.md#edits).
+ */
+export const CHATBOT_EVENT_TYPES: Partial<Record<EventType, 'events' | 'message_edits'>> = {
+  'case.closed': 'events',
+  'case.handed_over': 'events',
+  'message.updated': 'message_edits',
+}
 
 export const isEventType = (type: string): type is EventType =>
   (EVENT_TYPES as readonly string[]).includes(type)

@@ -36,7 +36,10 @@ export class Events {
     private readonly deps: {
       database: Database
       clock: Clock
-      repositories: Pick<Repositories, 'events' | 'deliveries' | 'chatbots' | 'users' | 'roomStates'>
+      repositories: Pick<
+        Repositories,
+        'events' | 'deliveries' | 'chatbots' | 'users' | 'roomStates' | 'cases'
+      >
       /** Writes a body through its type's schema (the contract's, given by the composition root). */
       encode: EventEncoder
       /** Told of each delivery written here (the delivery bell rings as it commits). */
@@ -105,8 +108,8 @@ export class Events {
   }
 
   /**
-   * Tells a chatbot that opted in (`events`) what someone else did to a case it had: delivered
-   * like its messages (signed, in the case's order), to its URL.
+   * Tells a chatbot that opted in (CHATBOT_EVENT_TYPES) what someone else did to a case it had:
+   * delivered like its messages (signed, in the case's order), to its URL.
    */
   async toChatbot<T extends EventType>(
     trx: Kysely<Schema>,
@@ -114,9 +117,10 @@ export class Events {
     type: T,
     data: EventData[T],
   ): Promise<void> {
-    if (!row.chatbot_id || !CHATBOT_EVENT_TYPES.includes(type)) return
+    const optIn = CHATBOT_EVENT_TYPES[type]
+    if (!row.chatbot_id || !optIn) return
     const chatbot = await this.deps.repositories.chatbots.findChatbot(trx, row.chatbot_id)
-    if (chatbot?.events !== 1) return
+    if (chatbot?.[optIn] !== 1) return
     const now = this.deps.clock.now()
     await this.deps.repositories.deliveries.recordEventDelivery(trx, {
       id: this.deps.database.ids.next(),
@@ -160,16 +164,19 @@ export class Events {
     })
   }
 
-  /** `message.read`: the user has read the room up to `upTo` (a message's `created`). */
-  /** Its sender edited a message: for the endpoints that listen, as it is now. */
+  /**
+   * Its sender edited a message: for the endpoints that listen, as it is now; and for the chatbot
+   * of the case whose message it is, while the chatbot has the case, if it opted in.
+   */
   async messageUpdated(trx: Kysely<Schema>, organizationID: string, message: Selectable<MessagesTable>) {
+    const data = { message: { ...eventMessage(message), edited: message.edited } }
     const endpoints = await this.subscribers(trx, organizationID, 'message.updated')
-    if (endpoints.length === 0) return
-    await this.write(trx, organizationID, 'message.updated', endpoints, {
-      message: { ...eventMessage(message), edited: message.edited },
-    })
+    await this.write(trx, organizationID, 'message.updated', endpoints, data)
+    const row = await this.deps.repositories.cases.findCaseByRoom(trx, message.room_id)
+    if (row?.status === 'bot') await this.toChatbot(trx, row, 'message.updated', data)
   }
 
+  /** `message.read`: the user has read the room up to `upTo` (a message's `created`). */
   async messageRead(
     trx: Kysely<Schema>,
     organizationID: string,

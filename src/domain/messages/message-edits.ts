@@ -6,9 +6,8 @@ import type { AuditLog } from '../audit/audit.js'
 import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Repositories } from '../repositories.js'
 import type { RoomsService } from '../rooms/rooms.service.js'
-import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { Message } from './message.js'
-import type { MessageChanges, MessageTarget } from './message-changes.js'
+import type { MessageActor, MessageChanges, MessageTarget } from './message-changes.js'
 import { CLIENT_MESSAGE_TYPES } from './message-types.js'
 
 /** An organization's rules for edits (docs/reference/client-api.md#edits). */
@@ -53,7 +52,7 @@ export class MessageEdits {
     },
   ) {}
 
-  async edit(client: ClientIdentity, input: EditInput): Promise<Message> {
+  async edit(client: MessageActor, input: EditInput): Promise<Message> {
     const settings = await this.settingsOf(client.organizationID)
     return this.deps.changes.change(client, input, async (trx, row, now) => {
       if (row.sender_id !== client.userID)

@@ -1,10 +1,8 @@
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Database } from '../../storage/database.js'
 import type { Repositories } from '../repositories.js'
-import type { RoomsService } from '../rooms/rooms.service.js'
-import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { Message } from './message.js'
-import type { MessageChanges } from './message-changes.js'
+import type { MessageActor, MessageChanges } from './message-changes.js'
 
 /** Most pinned messages in one room (docs/reference/limits.md). */
 export const MAX_PINS_PER_ROOM = 50
@@ -39,11 +37,10 @@ export class Pins {
       database: Database
       repositories: Pick<Repositories, 'messageChanges'>
       changes: MessageChanges
-      rooms: RoomsService
     },
   ) {}
 
-  async pin(client: ClientIdentity, roomID: string, messageIDs: readonly string[]): Promise<Message[]> {
+  async pin(client: MessageActor, roomID: string, messageIDs: readonly string[]): Promise<Message[]> {
     const { messageChanges } = this.deps.repositories
     const pinned: Message[] = []
     for (const messageID of new Set(messageIDs))
@@ -72,7 +69,7 @@ export class Pins {
     return pinned
   }
 
-  async unpin(client: ClientIdentity, roomID: string, messageIDs: readonly string[]): Promise<Message[]> {
+  async unpin(client: MessageActor, roomID: string, messageIDs: readonly string[]): Promise<Message[]> {
     const { messageChanges } = this.deps.repositories
     const unpinned: Message[] = []
     for (const messageID of new Set(messageIDs))
@@ -86,8 +83,8 @@ export class Pins {
   }
 
   /** The room's pinned messages' IDs, most recently pinned first. */
-  async pinnedIDs(client: ClientIdentity, roomID: string): Promise<string[]> {
-    await this.deps.rooms.access(client, roomID)
+  async pinnedIDs(client: MessageActor, roomID: string): Promise<string[]> {
+    await this.deps.changes.roomAccess(client, roomID)
     const rows = await this.deps.repositories.messageChanges.pinnedOf(this.deps.database.db, roomID, {
       limit: MAX_PINS_PER_ROOM,
       offset: 0,
@@ -96,8 +93,8 @@ export class Pins {
   }
 
   /** A page of the room's pinned messages, most recently pinned first. */
-  async pinned(client: ClientIdentity, roomID: string, page: NumberedPage): Promise<MessageListPage> {
-    await this.deps.rooms.access(client, roomID)
+  async pinned(client: MessageActor, roomID: string, page: NumberedPage): Promise<MessageListPage> {
+    await this.deps.changes.roomAccess(client, roomID)
     const { limit, offset } = pageBounds(page)
     const rows = await this.deps.repositories.messageChanges.pinnedOf(this.deps.database.db, roomID, {
       limit: limit + 1,

@@ -2,9 +2,8 @@ import type { Kysely } from 'kysely'
 import { AppError, paramError } from '../../errors/app-error.js'
 import type { Schema } from '../../storage/schema.js'
 import type { Repositories } from '../repositories.js'
-import type { ClientIdentity } from '../sessions/access-tokens.js'
 import type { Message, Reaction } from './message.js'
-import type { MessageChanges, MessageTarget } from './message-changes.js'
+import type { MessageActor, MessageChanges, MessageTarget } from './message-changes.js'
 
 /** Most different emoji on one message (docs/reference/limits.md). */
 export const MAX_REACTIONS_PER_MESSAGE = 50
@@ -29,7 +28,7 @@ export class Reactions {
   ) {}
 
   /** Adds the caller's `emoji` to the message, or takes it away if they had it on. */
-  toggle(client: ClientIdentity, input: ReactionInput): Promise<Message> {
+  toggle(client: MessageActor, input: ReactionInput): Promise<Message> {
     return this.deps.changes.change(client, input, async (trx, row) => {
       if (row.is_deleted === 1) throw paramError('messageID', 'is a deleted message')
       const reactions = toggled(JSON.parse(row.reactions) as Reaction[], input.emoji, client.userID)

@@ -33,6 +33,9 @@ export interface NewGroupRoom {
   xcRoomID?: string | undefined
 }
 
+/** Who uses a room: a user of the organization. */
+export type RoomUser = Pick<ClientIdentity, 'userID' | 'organizationID'>
+
 /** A room the caller may use, with its participants. */
 export interface RoomAccess {
   room: Selectable<RoomsTable>
@@ -238,7 +241,7 @@ export class RoomsService {
   }
 
   /** The room and its participants, if the caller may see it and is in it. */
-  async access(client: ClientIdentity, roomID: string, { participantOnly = true } = {}): Promise<RoomAccess> {
+  async access(client: RoomUser, roomID: string, { participantOnly = true } = {}): Promise<RoomAccess> {
     // In a personal room, both users' rows come along: they are who sent its messages.
     const users = [client.userID, personalPeer(roomID, client.userID)] as const
     const read = await this.read(roomID, users)
@@ -247,7 +250,7 @@ export class RoomsService {
 
   /** A room read for the caller, if they may see it (and, unless not `participantOnly`, are in it). */
   private checked(
-    client: ClientIdentity,
+    client: RoomUser,
     roomID: string,
     read: RoomAccess | undefined,
     { participantOnly = true } = {},

@@ -33,6 +33,7 @@ import * as roomStates from './0036_room_states.js'
 import * as groupRoles from './0039_group_roles.js'
 import * as profiles from './0040_profiles.js'
 import * as channels from './0043_channels.js'
+import * as chatbotMessageEdits from './0046_chatbot_message_edits.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0039_group_roles': groupRoles,
   '0040_profiles': profiles,
   '0043_channels': channels,
+  '0046_chatbot_message_edits': chatbotMessageEdits,
 }
