@@ -42,6 +42,30 @@ const keyPairCommands = ({ command, field, keys, summaries }: KeyPairKind): Reco
   },
 })
 
+/** The commands on one chatbot (--id): each calls the ChatbotsService method named beside it. */
+const chatbotCommands: Record<string, Command> = Object.fromEntries(
+  (
+    [
+      ['show', 'showSecret', "Shows a chatbot's details with its secret key and webhook URL (audited)."],
+      ['rotate-secret', 'rotateSecret', "Replaces a chatbot's secret key."],
+      [
+        'activate',
+        'activate',
+        "Makes this the organization's active chatbot (the one active before hands its cases over).",
+      ],
+      ['deactivate', 'deactivate', 'Deactivates a chatbot; its open cases go to agents.'],
+    ] as const
+  ).map(([verb, method, summary]): [string, Command] => [
+    `chatbot ${verb}`,
+    {
+      usage: `chatbot ${verb} --id CHATBOT_ID`,
+      summary,
+      options: ['id'],
+      run: async ({ services, actor }, o) => services.chatbots[method](actor, o.id as string),
+    },
+  ]),
+)
+
 export const commands: Record<string, Command> = {
   'org create': {
     usage: 'org create --name NAME',
@@ -91,30 +115,7 @@ export const commands: Record<string, Command> = {
     run: async ({ services, actor }, o) =>
       services.chatbots.create(actor, o.org as string, { name: o.name as string, url: o.url as string }),
   },
-  'chatbot show': {
-    usage: 'chatbot show --id CHATBOT_ID',
-    summary: "Shows a chatbot's details with its secret key and webhook URL (audited).",
-    options: ['id'],
-    run: async ({ services, actor }, o) => services.chatbots.showSecret(actor, o.id as string),
-  },
-  'chatbot rotate-secret': {
-    usage: 'chatbot rotate-secret --id CHATBOT_ID',
-    summary: "Replaces a chatbot's secret key.",
-    options: ['id'],
-    run: async ({ services, actor }, o) => services.chatbots.rotateSecret(actor, o.id as string),
-  },
-  'chatbot activate': {
-    usage: 'chatbot activate --id CHATBOT_ID',
-    summary: "Makes this the organization's active chatbot (the one active before hands its cases over).",
-    options: ['id'],
-    run: async ({ services, actor }, o) => services.chatbots.activate(actor, o.id as string),
-  },
-  'chatbot deactivate': {
-    usage: 'chatbot deactivate --id CHATBOT_ID',
-    summary: 'Deactivates a chatbot; its open cases go to agents.',
-    options: ['id'],
-    run: async ({ services, actor }, o) => services.chatbots.deactivate(actor, o.id as string),
-  },
+  ...chatbotCommands,
   'agent create': {
     usage: 'agent create --org ORGANIZATION_ID --email E --name N --role admin|agent',
     summary: `Creates an agent or admin account. ${PASSWORD_ON_STDIN}`,
