@@ -1,9 +1,70 @@
-import type { Command } from './command.js'
+import type { Command, Context } from './command.js'
 import { eventCommands } from './event-commands.js'
 
 export type { Command, Context } from './command.js'
 
 const PASSWORD_ON_STDIN = 'The password is read from standard input (one line).'
+
+/** A kind of key pair (server keys, app keys): its commands' word, its JSON name, its service. */
+interface KeyPairKind {
+  command: 'server-key' | 'app-key'
+  /** `serverKey`: the output says `serverKeys` and `serverKeyID`. */
+  field: 'serverKey' | 'appKey'
+  keys: (services: Context['services']) => Context['services']['serverKeys' | 'appKeys']
+  summaries: { create: string; list: string; revoke: string }
+}
+
+/** Create, list and revoke: the key pairs are managed alike, each under its own names. */
+const keyPairCommands = ({ command, field, keys, summaries }: KeyPairKind): Record<string, Command> => ({
+  [`${command} create`]: {
+    usage: `${command} create --org ORGANIZATION_ID`,
+    summary: summaries.create,
+    options: ['org'],
+    run: async ({ services, actor }, o) => keys(services).create(actor, o.org as string),
+  },
+  [`${command} list`]: {
+    usage: `${command} list --org ORGANIZATION_ID`,
+    summary: summaries.list,
+    options: ['org'],
+    readOnly: true,
+    run: async ({ services, actor }, o) => ({
+      [`${field}s`]: await keys(services).list(actor, o.org as string),
+    }),
+  },
+  [`${command} revoke`]: {
+    usage: `${command} revoke --id ${command.toUpperCase().replace('-', '_')}_ID`,
+    summary: summaries.revoke,
+    options: ['id'],
+    run: async ({ services, actor }, o) => {
+      await keys(services).revoke(actor, o.id as string)
+      return { [`${field}ID`]: o.id, revoked: true }
+    },
+  },
+})
+
+/** The commands on one chatbot (--id): each calls the ChatbotsService method named beside it. */
+const chatbotCommands: Record<string, Command> = Object.fromEntries(
+  (
+    [
+      ['show', 'showSecret', "Shows a chatbot's details with its secret key and webhook URL (audited)."],
+      ['rotate-secret', 'rotateSecret', "Replaces a chatbot's secret key."],
+      [
+        'activate',
+        'activate',
+        "Makes this the organization's active chatbot (the one active before hands its cases over).",
+      ],
+      ['deactivate', 'deactivate', 'Deactivates a chatbot; its open cases go to agents.'],
+    ] as const
+  ).map(([verb, method, summary]): [string, Command] => [
+    `chatbot ${verb}`,
+    {
+      usage: `chatbot ${verb} --id CHATBOT_ID`,
+      summary,
+      options: ['id'],
+      run: async ({ services, actor }, o) => services.chatbots[method](actor, o.id as string),
+    },
+  ]),
+)
 
 export const commands: Record<string, Command> = {
   'org create': {
@@ -19,54 +80,28 @@ export const commands: Record<string, Command> = {
     readOnly: true,
     run: async ({ services }) => ({ organizations: await services.organizations.list() }),
   },
-  'server-key create': {
-    usage: 'server-key create --org ORGANIZATION_ID',
-    summary: 'Creates a server key; its secret and the ready Server-Key header are shown only here.',
-    options: ['org'],
-    run: async ({ services, actor }, o) => services.serverKeys.create(actor, o.org as string),
-  },
-  'server-key list': {
-    usage: 'server-key list --org ORGANIZATION_ID',
-    summary: "Lists an organization's server keys (never their secrets).",
-    options: ['org'],
-    readOnly: true,
-    run: async ({ services, actor }, o) => ({
-      serverKeys: await services.serverKeys.list(actor, o.org as string),
-    }),
-  },
-  'server-key revoke': {
-    usage: 'server-key revoke --id SERVER_KEY_ID',
-    summary: 'Revokes a server key; running servers refuse it within a second.',
-    options: ['id'],
-    run: async ({ services, actor }, o) => {
-      await services.serverKeys.revoke(actor, o.id as string)
-      return { serverKeyID: o.id, revoked: true }
+  ...keyPairCommands({
+    command: 'server-key',
+    field: 'serverKey',
+    keys: (services) => services.serverKeys,
+    summaries: {
+      create: 'Creates a server key; its secret and the ready Server-Key header are shown only here.',
+      list: "Lists an organization's server keys (never their secrets).",
+      revoke: 'Revokes a server key; running servers refuse it within a second.',
     },
-  },
-  'app-key create': {
-    usage: 'app-key create --org ORGANIZATION_ID',
-    summary:
-      "Creates an app key for a client app: appKeyID and appKeySecret are the SDK's appID and appSecret, " +
-      'appKey the ready App-Key header; the secret is shown only here.',
-    options: ['org'],
-    run: async ({ services, actor }, o) => services.appKeys.create(actor, o.org as string),
-  },
-  'app-key list': {
-    usage: 'app-key list --org ORGANIZATION_ID',
-    summary: "Lists an organization's app keys, revoked ones too (never their secrets).",
-    options: ['org'],
-    readOnly: true,
-    run: async ({ services, actor }, o) => ({ appKeys: await services.appKeys.list(actor, o.org as string) }),
-  },
-  'app-key revoke': {
-    usage: 'app-key revoke --id APP_KEY_ID',
-    summary: 'Revokes an app key; running servers refuse it within a second.',
-    options: ['id'],
-    run: async ({ services, actor }, o) => {
-      await services.appKeys.revoke(actor, o.id as string)
-      return { appKeyID: o.id, revoked: true }
+  }),
+  ...keyPairCommands({
+    command: 'app-key',
+    field: 'appKey',
+    keys: (services) => services.appKeys,
+    summaries: {
+      create:
+        "Creates an app key for a client app: appKeyID and appKeySecret are the SDK's appID and appSecret, " +
+        'appKey the ready App-Key header; the secret is shown only here.',
+      list: "Lists an organization's app keys, revoked ones too (never their secrets).",
+      revoke: 'Revokes an app key; running servers refuse it within a second.',
     },
-  },
+  }),
   'topic create': {
     usage: 'topic create --org ORGANIZATION_ID --name NAME',
     summary: 'Creates a topic (a queue of cases with its agents).',
@@ -80,30 +115,7 @@ export const commands: Record<string, Command> = {
     run: async ({ services, actor }, o) =>
       services.chatbots.create(actor, o.org as string, { name: o.name as string, url: o.url as string }),
   },
-  'chatbot show': {
-    usage: 'chatbot show --id CHATBOT_ID',
-    summary: "Shows a chatbot's details with its secret key and webhook URL (audited).",
-    options: ['id'],
-    run: async ({ services, actor }, o) => services.chatbots.showSecret(actor, o.id as string),
-  },
-  'chatbot rotate-secret': {
-    usage: 'chatbot rotate-secret --id CHATBOT_ID',
-    summary: "Replaces a chatbot's secret key.",
-    options: ['id'],
-    run: async ({ services, actor }, o) => services.chatbots.rotateSecret(actor, o.id as string),
-  },
-  'chatbot activate': {
-    usage: 'chatbot activate --id CHATBOT_ID',
-    summary: "Makes this the organization's active chatbot (the one active before hands its cases over).",
-    options: ['id'],
-    run: async ({ services, actor }, o) => services.chatbots.activate(actor, o.id as string),
-  },
-  'chatbot deactivate': {
-    usage: 'chatbot deactivate --id CHATBOT_ID',
-    summary: 'Deactivates a chatbot; its open cases go to agents.',
-    options: ['id'],
-    run: async ({ services, actor }, o) => services.chatbots.deactivate(actor, o.id as string),
-  },
+  ...chatbotCommands,
   'agent create': {
     usage: 'agent create --org ORGANIZATION_ID --email E --name N --role admin|agent',
     summary: `Creates an agent or admin account. ${PASSWORD_ON_STDIN}`,

@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 import { type Kysely, sql } from 'kysely'
 import { AppError } from '../errors/app-error.js'
 import { IDGenerator, WORKERS } from '../lib/ids.js'
+import { countRows } from './count.js'
 import type { Schema } from './schema.js'
 
 // Who issues IDs (lib/ids.ts) with which worker number. An issuer is a database handle (one per
@@ -78,16 +79,8 @@ async function setExpiry(db: Kysely<Schema>, worker: number, holder: string, exp
   return result.numUpdatedRows > 0n
 }
 
-const leasedCount = async (db: Kysely<Schema>, now: number) =>
-  Number(
-    (
-      await db
-        .selectFrom('id_worker_leases')
-        .select((eb) => eb.fn.countAll().as('leased'))
-        .where('expires', '>', now)
-        .executeTakeFirstOrThrow()
-    ).leased,
-  )
+const leasedCount = (db: Kysely<Schema>, now: number) =>
+  countRows(db.selectFrom('id_worker_leases').where('expires', '>', now))
 
 const allTaken = (leaseMs: number) =>
   new AppError(

@@ -20,44 +20,44 @@ const unauthorized = errorEnvelope(
  * lives with the WebSocket, in realtime/gateway.ts). The credential travels as `Authorization: Bearer <...>`; the body is empty.
  */
 export async function authAPI(app: FastifyInstance): Promise<void> {
-  const tokenRoute = (summary: string, credential: 'ticket' | 'refreshToken') => ({
-    schema: {
-      summary,
-      description: `Authorization: Bearer <${credential}>; empty body.`,
-      tags: ['client auth'],
-      security: SECURITY[credential],
-      response: { 200: successEnvelope(tokensShape), 401: unauthorized },
-    },
-    // The credential's form is checked before the body is read, the credential itself after: the
-    // body (empty, or a few bytes from the TapTalk.io SDKs) is kept small.
-    onRequest: async (request: { headers: { authorization?: string } }) => {
-      readBearer(request.headers.authorization)
-    },
-    bodyLimit: OPEN_BODY_LIMIT,
-  })
-
-  app.post(
-    '/v1/auth/access_token/request',
-    tokenRoute('Exchange an auth ticket for tokens', 'ticket'),
-    async (request) =>
-      success(
-        await app.services.sessions.exchangeTicket(
-          readBearer(request.headers.authorization),
-          request.taptalk?.appKey?.organizationID,
+  // Both exchange a bearer credential (with the App-Key's organization, if any) for tokens.
+  const tokenRoute = (
+    url: string,
+    summary: string,
+    credential: 'ticket' | 'refreshToken',
+    exchange: (credential: string, appOrganizationID?: string) => Promise<z.infer<typeof tokensShape>>,
+  ) =>
+    app.post(
+      url,
+      {
+        schema: {
+          summary,
+          description: `Authorization: Bearer <${credential}>; empty body.`,
+          tags: ['client auth'],
+          security: SECURITY[credential],
+          response: { 200: successEnvelope(tokensShape), 401: unauthorized },
+        },
+        // The credential's form is checked before the body is read, the credential itself after: the
+        // body (empty, or a few bytes from the TapTalk.io SDKs) is kept small.
+        onRequest: async (request) => {
+          readBearer(request.headers.authorization)
+        },
+        bodyLimit: OPEN_BODY_LIMIT,
+      },
+      async (request) =>
+        success(
+          await exchange(readBearer(request.headers.authorization), request.taptalk?.appKey?.organizationID),
         ),
-      ),
+    )
+
+  tokenRoute('/v1/auth/access_token/request', 'Exchange an auth ticket for tokens', 'ticket', (ticket, org) =>
+    app.services.sessions.exchangeTicket(ticket, org),
   )
-
-  app.post(
+  tokenRoute(
     '/v1/auth/access_token/refresh',
-    tokenRoute('Exchange the refresh token for new tokens (it rotates)', 'refreshToken'),
-    async (request) =>
-      success(
-        await app.services.sessions.refresh(
-          readBearer(request.headers.authorization),
-          request.taptalk?.appKey?.organizationID,
-        ),
-      ),
+    'Exchange the refresh token for new tokens (it rotates)',
+    'refreshToken',
+    (refreshToken, org) => app.services.sessions.refresh(refreshToken, org),
   )
 
   app.post(

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { countRows } from '../../storage/count.js'
 import type { Schema } from '../../storage/schema.js'
 
 // The queries of what changes a message after its send (migration 0027): edits, reactions,
@@ -38,16 +39,8 @@ export const keepOriginal = (
   original: { id: string; message_id: string; replaced: number; body: string; data: string },
 ) => trx.insertInto('message_edits').values(original).execute()
 
-export const originalCount = async (db: Kysely<Schema>, messageID: string) =>
-  Number(
-    (
-      await db
-        .selectFrom('message_edits')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('message_id', '=', messageID)
-        .executeTakeFirst()
-    )?.n ?? 0,
-  )
+export const originalCount = (db: Kysely<Schema>, messageID: string) =>
+  countRows(db.selectFrom('message_edits').where('message_id', '=', messageID))
 
 /** The texts edits replaced, oldest first. */
 export const originalsOf = (db: Kysely<Schema>, messageID: string) =>
@@ -118,16 +111,8 @@ export const addPin = (
 export const removePin = (trx: Kysely<Schema>, roomID: string, messageID: string) =>
   trx.deleteFrom('room_pins').where('room_id', '=', roomID).where('message_id', '=', messageID).execute()
 
-export const pinCount = async (db: Kysely<Schema>, roomID: string) =>
-  Number(
-    (
-      await db
-        .selectFrom('room_pins')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('room_id', '=', roomID)
-        .executeTakeFirst()
-    )?.n ?? 0,
-  )
+export const pinCount = (db: Kysely<Schema>, roomID: string) =>
+  countRows(db.selectFrom('room_pins').where('room_id', '=', roomID))
 
 /** The room's pinned messages, most recently pinned first. */
 export const pinnedOf = (db: Kysely<Schema>, roomID: string, page: { limit: number; offset: number }) =>
@@ -161,16 +146,8 @@ export const unstar = (trx: Kysely<Schema>, userID: string, messageIDs: readonly
     .where('message_id', 'in', messageIDs)
     .execute()
 
-export const starCount = async (db: Kysely<Schema>, userID: string) =>
-  Number(
-    (
-      await db
-        .selectFrom('message_stars')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userID)
-        .executeTakeFirst()
-    )?.n ?? 0,
-  )
+export const starCount = (db: Kysely<Schema>, userID: string) =>
+  countRows(db.selectFrom('message_stars').where('user_id', '=', userID))
 
 /**
  * The user's starred messages, most recently starred first: in one room, or in every room the user

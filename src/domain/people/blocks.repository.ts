@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { countRows } from '../../storage/count.js'
 import type { Schema } from '../../storage/schema.js'
 
 // Who blocked whom: rows of (blocker, blocked). Sends read by the blocked user (their index).
@@ -21,16 +22,8 @@ export const deleteBlock = (db: Kysely<Schema>, blockerID: string, blockedID: st
     .where('blocked_id', '=', blockedID)
     .execute()
 
-export const countBlocked = async (db: Kysely<Schema>, blockerID: string) =>
-  Number(
-    (
-      await db
-        .selectFrom('user_blocks')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('blocker_id', '=', blockerID)
-        .executeTakeFirst()
-    )?.n ?? 0,
-  )
+export const countBlocked = (db: Kysely<Schema>, blockerID: string) =>
+  countRows(db.selectFrom('user_blocks').where('blocker_id', '=', blockerID))
 
 /** Whether `blockerID` blocked `blockedID`. */
 export const isBlocked = async (db: Kysely<Schema>, blockerID: string, blockedID: string) =>

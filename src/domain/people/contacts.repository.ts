@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { countRows } from '../../storage/count.js'
 import type { Schema } from '../../storage/schema.js'
 
 // A user's contacts: rows of (user, contact), read with the contact's user row.
@@ -23,16 +24,8 @@ export const removeContact = (db: Kysely<Schema>, userID: string, contactID: str
   db.deleteFrom('contacts').where('user_id', '=', userID).where('contact_id', '=', contactID).execute()
 
 /** How many contacts the user has (the limit counts them). */
-export const countContacts = async (db: Kysely<Schema>, userID: string) =>
-  Number(
-    (
-      await db
-        .selectFrom('contacts')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('user_id', '=', userID)
-        .executeTakeFirst()
-    )?.n ?? 0,
-  )
+export const countContacts = (db: Kysely<Schema>, userID: string) =>
+  countRows(db.selectFrom('contacts').where('user_id', '=', userID))
 
 /** The user's contacts that are living users, oldest first, each with its user row. */
 export const listContacts = (db: Kysely<Schema>, userID: string) =>

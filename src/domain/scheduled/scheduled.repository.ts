@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely'
+import { countRows } from '../../storage/count.js'
 import type { Dialect, ScheduledMessagesTable, Schema } from '../../storage/schema.js'
 
 export type ScheduledRow = Selectable<ScheduledMessagesTable>
@@ -44,17 +45,13 @@ export const pendingOf = (db: Kysely<Schema>, senderID: string, roomID: string |
     .limit(limit)
     .execute()
 
-export const countPendingIn = async (db: Kysely<Schema>, senderID: string, roomID: string) =>
-  Number(
-    (
-      await db
-        .selectFrom('scheduled_messages')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('sender_id', '=', senderID)
-        .where('room_id', '=', roomID)
-        .where('status', '=', 'pending')
-        .executeTakeFirstOrThrow()
-    ).n,
+export const countPendingIn = (db: Kysely<Schema>, senderID: string, roomID: string) =>
+  countRows(
+    db
+      .selectFrom('scheduled_messages')
+      .where('sender_id', '=', senderID)
+      .where('room_id', '=', roomID)
+      .where('status', '=', 'pending'),
   )
 
 /**
