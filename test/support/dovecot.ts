@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ImapFlow } from 'imapflow'
 import { makeCertificates } from './certificates.js'
-import { spawnChild } from './children.js'
+import { signalGroup, spawnChild } from './children.js'
 import { freePort } from './ports.js'
 
 export const DOVECOT = '/usr/sbin/dovecot'
@@ -84,7 +84,8 @@ service imap-login {
     const running = child
     if (!running || running.exitCode !== null) return
     const exited = new Promise((resolve) => running.once('exit', resolve))
-    running.kill('SIGKILL')
+    // The whole group: the master's imap processes would otherwise go on serving open connections.
+    signalGroup(running.pid as number, 'SIGKILL')
     await exited
     // Its pid file outlives a SIGKILL; a new master would take it for a running one.
     rmSync(join(dir, 'run'), { recursive: true, force: true })
