@@ -67,7 +67,7 @@ for (const dialect of dialects)
     test('trusting the CA: mail is taken over implicit TLS', async () => {
       const reply = await connect({ port: dovecot.tlsPort, secure: true, ca: dovecot.ca })
       expect(reply.json.data.mailbox.imap.ca).toBe(dovecot.ca)
-      await eventually(async () => (await bodies()).includes('Question 1'), 'the mail over TLS')
+      await eventually(async () => (await bodies()).includes('Question 1'), 'the mail over TLS', 30_000)
       // Recorded once the message is flagged, just after it is stored.
       await eventually(async () => (await mailbox()).lastError === '', 'the health cleared')
     })
@@ -75,7 +75,7 @@ for (const dialect of dialects)
     test('trusting the CA: mail is taken over STARTTLS', async () => {
       await connect({ port: dovecot.port, secure: false, ca: dovecot.ca })
       await dovecot.deliver('support', mail(2))
-      await eventually(async () => (await bodies()).includes('Question 2'), 'the mail over STARTTLS')
+      await eventually(async () => (await bodies()).includes('Question 2'), 'the mail over STARTTLS', 30_000)
       expect((await bodies()).filter((b) => b === 'Question 1')).toHaveLength(1)
     })
 
