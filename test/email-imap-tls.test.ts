@@ -59,7 +59,8 @@ for (const dialect of dialects)
               .some((line) => line.includes('IMAP poll failed') && /certificate/i.test(line)),
           `the refusal with ${JSON.stringify(imap)}`,
         )
-        expect((await mailbox()).lastError).toMatch(/certificate/i)
+        // Recorded just after it is logged.
+        await eventually(async () => /certificate/i.test((await mailbox()).lastError), 'the health')
       }
       expect(await bodies()).toEqual([])
     })

@@ -21,7 +21,7 @@ const server = z
       .max(16_384)
       .optional()
       .describe(
-        "A certificate authority's certificate (PEM) to trust for this server besides the system's (a private CA); omitted: none. Not a certificate: 400/40001.",
+        "A certificate authority's certificate (PEM) to trust for this server besides the system's (a private CA); omitted: none. Not a certificate: 400/40002.",
       ),
   })
   .optional()

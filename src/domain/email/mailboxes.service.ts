@@ -94,7 +94,7 @@ export const toMailbox = (row: MailboxRow): Mailbox => ({
   lastError: row.last_error,
 })
 
-/** A server's `ca`, if given, is a certificate (400/40001 otherwise: it would fail every connection). */
+/** A server's `ca`, if given, is a certificate (400/40002 otherwise: it would fail every connection). */
 function checkCA(server: 'smtp' | 'imap', settings: ServerSettings | undefined) {
   if (!settings?.ca) return
   try {
