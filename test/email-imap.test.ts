@@ -110,7 +110,11 @@ for (const dialect of dialects)
         )
         expect((await questions()).bodies.sort()).toEqual(expected)
         // The restart broke the poll under way (then a new connection took the rest).
-        expect(started().logs.slice(logged).some((line) => line.includes('IMAP poll failed'))).toBe(true)
+        expect(
+          started()
+            .logs.slice(logged)
+            .some((line) => line.includes('IMAP poll failed')),
+        ).toBe(true)
       } finally {
         inbound.take = take
         release()
