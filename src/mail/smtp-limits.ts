@@ -7,7 +7,7 @@ export type SMTPLimit = 'client' | 'sender'
 const WINDOW_MS = 60_000
 
 /**
- * The inbound SMTP listener's rates (docs/guides/email.md, "Limits"): messages a minute from one
+ * The inbound SMTP listener's rates (docs/guides/email.md, "Limits of the listener"): messages a minute from one
  * client address (EMAIL_SMTP_PER_CLIENT_PER_MINUTE) and from one sending address
  * (EMAIL_SMTP_PER_SENDER_PER_MINUTE), 0: no limit. Counted at MAIL FROM, in Redis with several
  * instances; what is refused is counted for /metrics.
