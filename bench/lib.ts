@@ -67,7 +67,10 @@ export async function startService(
   })
   const url = `http://127.0.0.1:${port}`
   for (let attempt = 0; ; attempt++) {
-    if (exited || attempt > 200) throw new Error(`${args.join(' ')} did not start`)
+    if (exited || attempt > 600) {
+      child.kill()
+      throw new Error(`${args.join(' ')} did not start`)
+    }
     const up = await fetch(`${url}${healthPath}`).then(
       (response) => response.status < 500,
       () => false,

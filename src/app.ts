@@ -40,12 +40,14 @@ import { type Clock, systemClock } from './lib/clock.js'
 import { DestinationPolicy } from './lib/destinations.js'
 import { PACKAGE_ROOT } from './lib/package-root.js'
 import { useMail } from './mail/index.js'
+import { SMTPRateLimits } from './mail/smtp-limits.js'
 import { GATEWAY_DEFAULTS, gateway } from './realtime/gateway.js'
 import { LocalHub } from './realtime/hub.js'
 import { LocalPresence, Presence, RedisPresence } from './realtime/presence.js'
 import { RedisHub } from './realtime/redis-hub.js'
 import { subscriptionsOn } from './realtime/subscriber-links.js'
 import { createServices, type Services } from './services.js'
+import { MemoryCounter } from './storage/counters.js'
 import type { Database } from './storage/database.js'
 import { fileStorage } from './storage/files/index.js'
 import { RedisConnections, RedisCounter } from './storage/redis.js'
@@ -154,10 +156,18 @@ export async function buildApp(options: AppOptions) {
   app.decorate('services', services)
   // Before any route, so that the document sees every one (/metrics is added next).
   useDocs(app, config.publicURL, version, eventWebhooks)
-  const metrics = useMetrics(app, () => services.files.usagePerOrganization(), config.metrics, {
-    ...services.files.uploadLimits,
-    fullest: () => services.files.fullestUnsent(),
+  const smtpLimits = new SMTPRateLimits({
+    counter: redis ? new RedisCounter(redis.logins) : new MemoryCounter(),
+    clock,
+    perMinute: config.emailSMTP.perMinute,
   })
+  const metrics = useMetrics(
+    app,
+    () => services.files.usagePerOrganization(),
+    config.metrics,
+    { ...services.files.uploadLimits, fullest: () => services.files.fullestUnsent() },
+    smtpLimits.refusals,
+  )
   const {
     autoStart = true,
     endpointDisableAfterMs = DISABLE_AFTER_MS,
@@ -213,7 +223,7 @@ export async function buildApp(options: AppOptions) {
   )
   services.deliveryBell.listen(() => delivery.wake())
   app.decorate('delivery', delivery)
-  useMail(app, config, services.email)
+  useMail(app, config, services.email, smtpLimits)
   if (autoStart) app.addHook('onReady', async () => delivery.start())
   // Files uploaded and never sent go after a day; looked for every hour.
   let stopSweeping = () => {}

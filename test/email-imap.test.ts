@@ -72,13 +72,52 @@ for (const dialect of dialects)
 
     test('the IMAP server restarted mid-poll: nothing taken twice, nothing missed', async () => {
       const numbers = Array.from({ length: 20 }, (_, i) => i + 2)
-      for (const n of numbers) await dovecot.deliver('support', mail(n))
-      await eventually(async () => (await questions()).bodies.length > 1, 'the poll under way')
-      await dovecot.restart()
-      // Mail delivered while the poller reconnects is fetched too.
-      await dovecot.deliver('support', mail(22))
-      const expected = ['Question 1', ...numbers.map((n) => `Question ${n}`), 'Question 22'].sort()
-      await eventually(async () => (await questions()).bodies.length >= expected.length, 'every mail', 30_000)
-      expect((await questions()).bodies.sort()).toEqual(expected)
+      // The poll is held at its 5th message (fetched, not yet stored) while Dovecot restarts under
+      // it: the restart lands mid-poll, with 15 messages still to fetch.
+      const { inbound } = started().app.services.email
+      const take = inbound.take.bind(inbound)
+      let handed = 0
+      let release = () => {}
+      const held = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      let reached = () => {}
+      const atFifth = new Promise<void>((resolve) => {
+        reached = resolve
+      })
+      inbound.take = async (...args) => {
+        if (++handed === 5) {
+          reached()
+          await held
+        }
+        return take(...args)
+      }
+      const before = (await questions()).bodies.length
+      try {
+        for (const n of numbers) await dovecot.deliver('support', mail(n))
+        await atFifth
+        expect((await questions()).bodies.length).toBe(before + 4)
+        const logged = started().logs.length
+        await dovecot.restart()
+        release()
+        // Mail delivered while the poller reconnects is fetched too.
+        await dovecot.deliver('support', mail(22))
+        const expected = ['Question 1', ...numbers.map((n) => `Question ${n}`), 'Question 22'].sort()
+        await eventually(
+          async () => (await questions()).bodies.length >= expected.length,
+          'every mail',
+          30_000,
+        )
+        expect((await questions()).bodies.sort()).toEqual(expected)
+        // The restart broke the poll under way (then a new connection took the rest).
+        expect(
+          started()
+            .logs.slice(logged)
+            .some((line) => line.includes('IMAP poll failed')),
+        ).toBe(true)
+      } finally {
+        inbound.take = take
+        release()
+      }
     }, 60_000)
   })

@@ -44,7 +44,13 @@ describe('configuration', () => {
       httpTimeouts: { headersMs: 10_000, requestMs: 120_000, idleMs: 60_000, keepAliveMs: 72_000 },
       connectionsPerAddress: 128,
       sockets: { perSession: 16, perUser: 32 },
-      emailSMTP: { host: '0.0.0.0', port: undefined, maxBytes: 50 * 1024 * 1024 },
+      // Loopback unless told: a public MX is the operator's choice (EMAIL_SMTP_HOST=0.0.0.0).
+      emailSMTP: {
+        host: '127.0.0.1',
+        port: undefined,
+        maxBytes: 50 * 1024 * 1024,
+        perMinute: { client: 600, sender: 20 },
+      },
       emailIMAPPollSeconds: 60,
     })
   })

@@ -46,8 +46,17 @@ export interface Config {
   connectionsPerAddress: number
   /** Open /connect sockets per session and per user on one instance (SOCKETS_PER_SESSION, SOCKETS_PER_USER). */
   sockets: { perSession: number; perUser: number }
-  /** The inbound SMTP listener (EMAIL_SMTP_PORT, unset: off; EMAIL_SMTP_HOST) and its size limit (EMAIL_MAX_MB). */
-  emailSMTP: { port: number | undefined; host: string; maxBytes: number }
+  /**
+   * The inbound SMTP listener (EMAIL_SMTP_PORT, unset: off; EMAIL_SMTP_HOST, loopback unless set),
+   * its size limit (EMAIL_MAX_MB) and its rates (EMAIL_SMTP_PER_CLIENT_PER_MINUTE,
+   * EMAIL_SMTP_PER_SENDER_PER_MINUTE; 0: none).
+   */
+  emailSMTP: {
+    port: number | undefined
+    host: string
+    maxBytes: number
+    perMinute: { client: number; sender: number }
+  }
   /** How often IMAP mailboxes are looked at besides IDLE, and the list of mailboxes read (EMAIL_IMAP_POLL_SECONDS). */
   emailIMAPPollSeconds: number
 }
@@ -191,7 +200,9 @@ const env = z.object({
   SOCKETS_PER_SESSION: z.coerce.number().int().min(1).default(16),
   SOCKETS_PER_USER: z.coerce.number().int().min(1).default(32),
   EMAIL_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  EMAIL_SMTP_HOST: z.string().default('0.0.0.0'),
+  EMAIL_SMTP_HOST: z.string().default('127.0.0.1'),
+  EMAIL_SMTP_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  EMAIL_SMTP_PER_SENDER_PER_MINUTE: z.coerce.number().int().min(0).default(20),
   EMAIL_MAX_MB: z.coerce.number().int().min(1).max(1024).default(50),
   EMAIL_IMAP_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   CHATBOT_URL_ALLOW: z
@@ -264,7 +275,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     connectionsPerAddress: e.CONNECTIONS_PER_ADDRESS,
     sockets: { perSession: e.SOCKETS_PER_SESSION, perUser: e.SOCKETS_PER_USER },
-    emailSMTP: { port: e.EMAIL_SMTP_PORT, host: e.EMAIL_SMTP_HOST, maxBytes: e.EMAIL_MAX_MB * MiB },
+    emailSMTP: {
+      port: e.EMAIL_SMTP_PORT,
+      host: e.EMAIL_SMTP_HOST,
+      maxBytes: e.EMAIL_MAX_MB * MiB,
+      perMinute: { client: e.EMAIL_SMTP_PER_CLIENT_PER_MINUTE, sender: e.EMAIL_SMTP_PER_SENDER_PER_MINUTE },
+    },
     emailIMAPPollSeconds: e.EMAIL_IMAP_POLL_SECONDS,
   }
 }

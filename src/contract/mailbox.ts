@@ -11,6 +11,9 @@ const serverShape = z.object({
   secure: z.boolean().describe('TLS from the first byte (ports 465, 993); false: STARTTLS when offered.'),
   user: z.string(),
   hasPassword: z.boolean().describe('Whether a password is stored (sealed; never shown again).'),
+  ca: z
+    .string()
+    .describe("A certificate authority (PEM) trusted for this server besides the system's; empty: none."),
 })
 
 export const mailboxShape = shapeOf<Mailbox>()(

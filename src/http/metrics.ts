@@ -21,7 +21,8 @@ export interface MetricsAccess {
 /**
  * Prometheus metrics at GET /metrics: the process's defaults, the delivery outbox's (the meter
  * returned here is what the delivery worker counts with: its DeliveryMeter), the files stored (in
- * all or per organization), and the uploads' limits (upload-metrics.ts).
+ * all or per organization), the uploads' limits (upload-metrics.ts), and the inbound SMTP
+ * listener's refusals past its rates (mail/smtp-limits.ts).
  *
  * prom-client is loaded by the first scrape, not at start: until then the meter counts in plain
  * numbers (as cheap as counting gets), which the metrics read at each scrape. The process's default
@@ -32,6 +33,7 @@ export function useMetrics(
   fileUsage: FileUsage,
   access: MetricsAccess,
   uploads: UploadReport,
+  smtpRefusals: Readonly<Record<string, number>>,
 ) {
   const counts = { sent: 0, retried: 0, failed: 0, handedOver: 0, lag: 0 }
   /** Event deliveries per endpoint and outcome. */
@@ -61,7 +63,7 @@ export function useMetrics(
   }
   app.get('/metrics', { schema, onRequest }, async (_request, reply) => {
     registry ??= import('prom-client').then((client) =>
-      metricsRegistry(client, counts, events, fileUsage, access.organizationLabels, uploads),
+      metricsRegistry(client, counts, events, fileUsage, access.organizationLabels, uploads, smtpRefusals),
     )
     const metrics = await registry
     reply.type(metrics.contentType)
@@ -94,6 +96,7 @@ function metricsRegistry(
   fileUsage: FileUsage,
   organizationLabels: boolean,
   uploads: UploadReport,
+  smtpRefusals: Readonly<Record<string, number>>,
 ): Registry {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'parley_' })
@@ -150,5 +153,15 @@ function metricsRegistry(
   usage('parley_files', `Uploaded files stored, ${per}.`, 'files')
   usage('parley_file_bytes', `Bytes of uploaded files stored, ${per}.`, 'bytes')
   uploadMetrics({ Counter, Gauge }, registry, uploads)
+  new Counter({
+    name: 'parley_email_smtp_refusals_total',
+    help: 'Messages the inbound SMTP listener refused past a rate, per limit (client, sender), on this instance.',
+    labelNames: ['limit'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const [limit, count] of Object.entries(smtpRefusals)) this.inc({ limit }, count)
+    },
+  })
   return registry
 }

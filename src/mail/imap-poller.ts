@@ -2,7 +2,7 @@ import type { ImapFlow } from 'imapflow'
 import type { BaseLogger } from 'pino'
 import type { MailboxRow } from '../domain/email/email.repository.js'
 import type { EmailInbound } from '../domain/email/inbound.js'
-import type { Mailboxes } from '../domain/email/mailboxes.service.js'
+import { type Mailboxes, tlsTrusting } from '../domain/email/mailboxes.service.js'
 
 type Polled = MailboxRow & { password: string }
 
@@ -142,6 +142,7 @@ class Watch {
       host: mailbox.imap_host,
       port: mailbox.imap_port,
       secure: mailbox.imap_secure === 1,
+      tls: tlsTrusting(mailbox.imap_ca),
       auth: { user: mailbox.imap_user, pass: mailbox.password },
       logger: false,
       // IDLE soon after each poll (imapflow's default waits 15 s), so new mail is taken at once.

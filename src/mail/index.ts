@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config/config.js'
 import type { Email } from '../domain/email/email.js'
 import { IMAPPoller } from './imap-poller.js'
+import type { SMTPRateLimits } from './smtp-limits.js'
 import type { SMTPListener } from './smtp-listener.js'
 
 declare module 'fastify' {
@@ -13,8 +14,11 @@ declare module 'fastify' {
   }
 }
 
-/** Mail's transports (docs/guides/email.md): the IMAP poller and the inbound SMTP listener, started with the server. */
-export function useMail(app: FastifyInstance, config: Config, email: Email): void {
+/**
+ * Mail's transports (docs/guides/email.md): the IMAP poller and the inbound SMTP listener, started
+ * with the server; the listener's rates are counted with `limits` (its refusals go to /metrics).
+ */
+export function useMail(app: FastifyInstance, config: Config, email: Email, limits: SMTPRateLimits): void {
   const { port, host, maxBytes } = config.emailSMTP
   let listening: number | undefined
   app.decorate('smtpPort', () => listening)
@@ -28,7 +32,7 @@ export function useMail(app: FastifyInstance, config: Config, email: Email): voi
   app.addHook('onReady', async () => {
     // Loaded only where the listener is on (EMAIL_SMTP_PORT), not at every start.
     const { SMTPListener } = await import('./smtp-listener.js')
-    listener = new SMTPListener({ ...email, log: app.log }, { host, port, maxBytes })
+    listener = new SMTPListener({ ...email, limits, log: app.log }, { host, port, maxBytes })
     listening = await listener.listen()
   })
   app.addHook('preClose', async () => listener?.close())

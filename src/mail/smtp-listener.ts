@@ -4,6 +4,7 @@ import { SMTPServer, type SMTPServerAddress } from 'smtp-server'
 import type { CaseAddresses } from '../domain/email/addresses.js'
 import type { EmailInbound } from '../domain/email/inbound.js'
 import type { Mailboxes } from '../domain/email/mailboxes.service.js'
+import type { SMTPRateLimits } from './smtp-limits.js'
 
 export interface SMTPListenerOptions {
   host: string
@@ -12,8 +13,17 @@ export interface SMTPListenerOptions {
   maxBytes: number
 }
 
-/** An SMTP error reply: the code the client sees (550: refused for good; 451: try again). */
+/**
+ * An SMTP error reply: the code the client sees (550: refused for good; 451: try again; 421: try
+ * again, and the connection is closed).
+ */
 const reply = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code })
+
+/** Past a rate: the client's closes the connection (421), the sender's refuses the message (451). */
+const RATE_REPLIES = {
+  client: () => reply(421, '4.7.0 Too many messages from your address, try again later'),
+  sender: () => reply(451, '4.7.1 Too many messages from this sender, try again later'),
+}
 
 /**
  * The inbound SMTP listener (docs/guides/email.md): for operators who point MX or a relay at
@@ -29,6 +39,7 @@ export class SMTPListener {
       inbound: EmailInbound
       mailboxes: Mailboxes
       addresses: CaseAddresses
+      limits: SMTPRateLimits
       log: Pick<BaseLogger, 'info' | 'warn' | 'error'>
     },
     private readonly options: SMTPListenerOptions,
@@ -39,6 +50,12 @@ export class SMTPListener {
       size: options.maxBytes,
       banner: 'Parley',
       logger: false,
+      onMailFrom: (address, session, done) => {
+        this.deps.limits.over(session.remoteAddress, address.address).then(
+          (limit) => done(limit ? RATE_REPLIES[limit]() : undefined),
+          () => done(reply(451, 'Try again later')),
+        )
+      },
       onRcptTo: (address, _session, done) => {
         this.mailboxOf(address)
           .then((found) => done(found ? undefined : reply(550, 'No such mailbox here')))

@@ -262,11 +262,15 @@ export interface MailboxesTable {
   smtp_secure: Generated<number>
   smtp_user: Generated<string>
   smtp_password: Generated<string>
+  /** A certificate authority (PEM) trusted for the SMTP server besides the system's (0049). */
+  smtp_ca: Generated<string>
   imap_host: Generated<string>
   imap_port: Generated<number>
   imap_secure: Generated<number>
   imap_user: Generated<string>
   imap_password: Generated<string>
+  /** A certificate authority (PEM) trusted for the IMAP server besides the system's (0049). */
+  imap_ca: Generated<string>
   imap_uid_validity: Generated<string>
   imap_last_uid: Generated<number>
   /** After how many minutes without a live socket an app visitor gets agents' replies by e-mail (0: never). */

@@ -64,7 +64,8 @@ export function killLeftovers(): string[] {
 }
 
 /** Sends `signal` to the group; false when no process of it is left. */
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+/** Signals the process group `pid` leads (spawnChild's): the leader and all it started. */
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pid, signal)
     return true

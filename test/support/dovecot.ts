@@ -5,7 +5,8 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ImapFlow } from 'imapflow'
-import { spawnChild } from './children.js'
+import { makeCertificates } from './certificates.js'
+import { signalGroup, spawnChild } from './children.js'
 import { freePort } from './ports.js'
 
 export const DOVECOT = '/usr/sbin/dovecot'
@@ -18,10 +19,18 @@ export const IMAP_PASSWORD = 'imap-secret'
  * A Dovecot of the test's own (Debian's dovecot-imapd): IMAP on a free loopback port, plain
  * logins, any user with IMAP_PASSWORD, maildirs in a temporary directory owned by the dovecot user
  * (Dovecot refuses root for mail). `restart` stops it and starts it again on the same port and mail.
+ *
+ * With `tls`, a certificate signed by a CA made here (its PEM: `ca`): TLS is required, by STARTTLS
+ * on `port` (no login before it) or from the first byte on `tlsPort`.
  */
-export async function startDovecot() {
+export async function startDovecot(options: { tls?: boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'parley-dovecot-'))
   const port = await freePort()
+  const tlsPort = options.tls ? await freePort() : 0
+  const certificates = options.tls ? makeCertificates(dir) : undefined
+  const ssl = certificates
+    ? `ssl = required\nssl_cert = <${certificates.cert}\nssl_key = <${certificates.key}`
+    : 'ssl = no'
   const uid = Number(execFileSync('id', ['-u', 'dovecot']).toString())
   const gid = Number(execFileSync('id', ['-g', 'dovecot']).toString())
   // mkdtemp makes it 0700: the dovecot user must reach its maildirs inside.
@@ -38,7 +47,7 @@ state_dir = ${dir}/state
 log_path = ${dir}/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-ssl = no
+${ssl}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 mail_location = maildir:${dir}/mail/%u
@@ -60,7 +69,8 @@ service imap-login {
     port = ${port}
   }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1
+    port = ${tlsPort}
   }
 }
 `,
@@ -74,7 +84,8 @@ service imap-login {
     const running = child
     if (!running || running.exitCode !== null) return
     const exited = new Promise((resolve) => running.once('exit', resolve))
-    running.kill('SIGKILL')
+    // The whole group: the master's imap processes would otherwise go on serving open connections.
+    signalGroup(running.pid as number, 'SIGKILL')
     await exited
     // Its pid file outlives a SIGKILL; a new master would take it for a running one.
     rmSync(join(dir, 'run'), { recursive: true, force: true })
@@ -83,7 +94,8 @@ service imap-login {
   /** Runs `work` on an IMAP session of `user`'s, logged out after. */
   const session = async <T>(user: string, work: (client: ImapFlow) => Promise<T>): Promise<T> => {
     const auth = { user, pass: IMAP_PASSWORD }
-    const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth, logger: false })
+    const tls = certificates ? { ca: certificates.ca } : {}
+    const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth, tls, logger: false })
     await client.connect()
     try {
       return await work(client)
@@ -93,6 +105,9 @@ service imap-login {
   }
   return {
     port,
+    tlsPort,
+    /** The CA's certificate (PEM) with `tls`. */
+    ca: certificates?.ca ?? '',
     /** Delivers a message into `user`'s INBOX (as a mail server's delivery would). */
     deliver: (user: string, source: string | Buffer) =>
       session(user, (client) => client.append('INBOX', source)),

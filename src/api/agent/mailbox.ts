@@ -16,6 +16,13 @@ const server = z
     secure: z.boolean(),
     user: z.string().max(255),
     password: z.string().max(1024).optional().describe('Omitted: the stored one is kept; empty: none.'),
+    ca: z
+      .string()
+      .max(16_384)
+      .optional()
+      .describe(
+        "A certificate authority's certificate (PEM) to trust for this server besides the system's (a private CA); omitted: none. Not a certificate: 400/40002.",
+      ),
   })
   .optional()
 

@@ -8,6 +8,7 @@ import type { Channel, Contact, Identity, Outgoing, SendResult } from '../channe
 import type { Repositories } from '../repositories.js'
 import { type CaseAddresses, ourMessageID } from './addresses.js'
 import type { MailboxRow } from './email.repository.js'
+import { tlsTrusting } from './mailboxes.service.js'
 
 export interface EmailChannelDependencies {
   database: Database
@@ -113,6 +114,7 @@ export class EmailChannel implements Channel {
       ...(mailbox.smtp_user
         ? { auth: { user: mailbox.smtp_user, pass: this.deps.sealer.open(mailbox.smtp_password) } }
         : {}),
+      tls: tlsTrusting(mailbox.smtp_ca),
       pool: true,
       maxConnections: 4,
       connectionTimeout: this.deps.timeoutMs,

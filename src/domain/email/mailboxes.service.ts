@@ -1,3 +1,5 @@
+import { X509Certificate } from 'node:crypto'
+import { rootCertificates } from 'node:tls'
 import { paramError } from '../../errors/app-error.js'
 import type { Clock } from '../../lib/clock.js'
 import type { Sealer } from '../../lib/sealed.js'
@@ -25,6 +27,8 @@ interface ServerSettings {
   user: string
   /** Omitted: the stored one is kept. */
   password?: string | undefined
+  /** A certificate authority's certificate (PEM) to trust for this server besides the system's; omitted: none. */
+  ca?: string | undefined
 }
 
 /** A connected mailbox as the agent API shows it: settings without passwords, and its health. */
@@ -45,6 +49,7 @@ export interface MailboxServer {
   secure: boolean
   user: string
   hasPassword: boolean
+  ca: string
 }
 
 const ADDRESS = /^[^\s@+]+@[^\s@]+\.[^\s@]+$/
@@ -55,23 +60,55 @@ const serverOf = (
   secure: number,
   user: string,
   password: string,
+  ca: string,
 ): MailboxServer => ({
   host,
   port,
   secure: secure === 1,
   user,
   hasPassword: password !== '',
+  ca,
 })
 
 export const toMailbox = (row: MailboxRow): Mailbox => ({
   address: row.address,
   displayName: row.display_name,
-  smtp: serverOf(row.smtp_host, row.smtp_port, row.smtp_secure, row.smtp_user, row.smtp_password),
-  imap: serverOf(row.imap_host, row.imap_port, row.imap_secure, row.imap_user, row.imap_password),
+  smtp: serverOf(
+    row.smtp_host,
+    row.smtp_port,
+    row.smtp_secure,
+    row.smtp_user,
+    row.smtp_password,
+    row.smtp_ca,
+  ),
+  imap: serverOf(
+    row.imap_host,
+    row.imap_port,
+    row.imap_secure,
+    row.imap_user,
+    row.imap_password,
+    row.imap_ca,
+  ),
   continuityMinutes: row.continuity_minutes,
   lastPollAt: row.last_poll_at,
   lastError: row.last_error,
 })
+
+/** A server's `ca`, if given, is a certificate (400/40002 otherwise: it would fail every connection). */
+function checkCA(server: 'smtp' | 'imap', settings: ServerSettings | undefined) {
+  if (!settings?.ca) return
+  try {
+    new X509Certificate(settings.ca)
+  } catch {
+    throw paramError(`${server}.ca`, 'must be a PEM certificate')
+  }
+}
+
+/**
+ * The TLS options of a connection to a mailbox's server: the system's certificate authorities, and
+ * the mailbox's own (`ca`) besides when given. Certificates are always verified.
+ */
+export const tlsTrusting = (ca: string) => (ca ? { ca: [...rootCertificates, ca] } : {})
 
 /** An organization's mailbox: connected, changed and read by its admins, its passwords sealed. */
 export class Mailboxes {
@@ -107,6 +144,8 @@ export class Mailboxes {
           : sealer.seal(given.password)
         : (kept ?? '')
     const { smtp, imap } = settings
+    checkCA('smtp', smtp)
+    checkCA('imap', imap)
     await database.transaction(async (trx) => {
       await repositories.email.saveMailbox(trx, {
         organization_id: organizationID,
@@ -117,11 +156,13 @@ export class Mailboxes {
         smtp_secure: smtp?.secure ? 1 : 0,
         smtp_user: smtp?.user ?? '',
         smtp_password: sealed(smtp, before?.smtp_password),
+        smtp_ca: smtp?.ca ?? '',
         imap_host: imap?.host ?? '',
         imap_port: imap?.port ?? 993,
         imap_secure: imap?.secure === false ? 0 : 1,
         imap_user: imap?.user ?? '',
         imap_password: sealed(imap, before?.imap_password),
+        imap_ca: imap?.ca ?? '',
         continuity_minutes: settings.continuityMinutes ?? before?.continuity_minutes ?? 10,
         created: before?.created ?? now,
         updated: now,

@@ -6,7 +6,7 @@ import { type Kysely, SqliteAdapter, sql } from 'kysely'
 // bump the version and drop the events of every day a changed case has (or had) an event in, in
 // the transaction of the change, whatever code changes it. A report stores a day only if the
 // version is still the one it read before reading the day's events (see report-days.repository.ts).
-const COLUMNS = [
+export const COLUMNS = [
   'topic_id',
   'agent_account_id',
   'created',

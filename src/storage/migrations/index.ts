@@ -34,6 +34,8 @@ import * as groupRoles from './0039_group_roles.js'
 import * as profiles from './0040_profiles.js'
 import * as channels from './0043_channels.js'
 import * as chatbotMessageEdits from './0046_chatbot_message_edits.js'
+import * as reportDaysAtCommit from './0048_report_days_at_commit.js'
+import * as mailboxCertificates from './0049_mailbox_certificates.js'
 
 // Append-only: a migration that has landed is never edited; a change is a new file here.
 export const migrations: Record<string, Migration> = {
@@ -72,4 +74,6 @@ export const migrations: Record<string, Migration> = {
   '0040_profiles': profiles,
   '0043_channels': channels,
   '0046_chatbot_message_edits': chatbotMessageEdits,
+  '0048_report_days_at_commit': reportDaysAtCommit,
+  '0049_mailbox_certificates': mailboxCertificates,
 }
