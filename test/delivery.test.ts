@@ -121,9 +121,9 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
       const { database } = testDatabase
       const transaction = database.transaction
       let opened = 0
-      database.transaction = (work) => {
+      database.transaction = <T>(work: Parameters<typeof transaction<T>>[0]) => {
         opened++
-        return transaction.call(database, work)
+        return transaction.call(database, work) as Promise<T>
       }
       try {
         clock.advance(1000) // the round's once-a-second look at what is due runs
