@@ -20,6 +20,12 @@ const RATE = Number(process.env.BENCH_INSTANCE_RATE ?? 400)
 /** The builds to compare, each size measured with each in turn (same conditions). */
 const SERVERS = (process.env.BENCH_PARLEY ?? 'dist/main.js').split(',')
 const IDLE_SECONDS = 4
+/**
+ * Messages each instance handles before it is measured: V8 compiles a function's optimized code
+ * after so many calls, not after so much time, so a warm-up of fixed seconds would leave eight
+ * instances (an eighth of the traffic each) measured while still compiling.
+ */
+const WARM_MESSAGES = 1200
 /** How long a measurement waits for its last messages to arrive (the CPU counts until then). */
 const DRAIN_MS = 30_000
 
@@ -159,7 +165,7 @@ async function measure(
     return (performance.now() - started) / 1000
   }
   // A warm-up at the full rate (each instance compiles its hot paths), then CPU while idle.
-  await offer(3)
+  await offer((WARM_MESSAGES * count) / RATE)
   const pids = services.map((service) => service.child.pid as number)
   const ticks = () => pids.reduce((sum, pid) => sum + cpuTicks(pid), 0)
   const idleStart = ticks()

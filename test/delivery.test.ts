@@ -115,6 +115,25 @@ describeEachDatabase('delivery to chatbots', (dialect) => {
       }
     }
 
+    // First in this server's life: nothing is due yet.
+    test('a round with nothing due claims nothing, in no transaction', async () => {
+      const { app, clock, testDatabase } = counted()
+      const { database } = testDatabase
+      const transaction = database.transaction
+      let opened = 0
+      database.transaction = <T>(work: Parameters<typeof transaction<T>>[0]) => {
+        opened++
+        return transaction.call(database, work) as Promise<T>
+      }
+      try {
+        clock.advance(1000) // the round's once-a-second look at what is due runs
+        expect(await app.delivery.tick()).toBe(0)
+      } finally {
+        database.transaction = transaction
+      }
+      expect(opened).toBe(0)
+    })
+
     test('counts deliveries sent, retried and failed, handovers, and the lag of the oldest due', async () => {
       const { clock } = counted()
       const drainCounted = () => counted().app.delivery.drain()

@@ -46,7 +46,8 @@ export class RedisHub implements Hub {
   /** Channels where a publish failed since the last notice. */
   private readonly failed = new Set<string>()
   private readonly subscriptions: Subscriptions
-  private readonly notices: NodeJS.Timeout
+  /** The next notice round, while a publish failed (an idle hub sets no timer). */
+  private notices: NodeJS.Timeout | undefined
   private readonly send: (channel: string, message: string) => Promise<unknown>
   private sessionsHeard = false
   private closed = false
@@ -65,8 +66,6 @@ export class RedisHub implements Hub {
     // A cluster's channels are sharded (SPUBLISH reaches the shard owning the channel's slot).
     this.send = 'nodes' in publisher ? publisher.spublish.bind(publisher) : publisher.publish.bind(publisher)
     this.listenToSessions()
-    this.notices = setInterval(this.sendNotices, NOTICE_MS)
-    this.notices.unref()
   }
 
   publish(audience: Audience, frame: Frame): void {
@@ -76,7 +75,7 @@ export class RedisHub implements Hub {
       const seq = this.numbers.next(channel)
       const message = `${this.ownStart}${seq},"audience":${JSON.stringify(part)},"event":${event}}`
       this.send(channel, message).catch((error: Error) => {
-        this.failed.add(channel)
+        this.noticeLater(channel)
         this.log.error({ err: error, eventName: frame.eventName }, 'redis hub: publish failed')
       })
     }
@@ -118,7 +117,7 @@ export class RedisHub implements Hub {
   /** Stops listening; the connections stay open until the app closes them (a loss then is no news). */
   async close(): Promise<void> {
     this.closed = true
-    clearInterval(this.notices)
+    clearTimeout(this.notices)
     this.lossListeners.clear()
     await this.subscriptions.close()
     this.held.clear()
@@ -188,13 +187,25 @@ export class RedisHub implements Hub {
 
   /** Tells the channels where a publish failed the number last used there: their listeners see the gap. */
   private readonly sendNotices = () => {
-    if (this.failed.size === 0 || this.publisher.status !== 'ready') return
+    this.notices = undefined
+    if (this.publisher.status !== 'ready') {
+      this.noticeLater()
+      return
+    }
     for (const channel of [...this.failed]) {
       this.failed.delete(channel)
       const seq = this.numbers.current(channel)
       if (seq === 0) continue
-      this.send(channel, JSON.stringify({ origin: this.origin, seq })).catch(() => this.failed.add(channel))
+      this.send(channel, JSON.stringify({ origin: this.origin, seq })).catch(() => this.noticeLater(channel))
     }
+  }
+
+  /** A notice round in NOTICE_MS (for `channel`, if given), unless one is due already. */
+  private noticeLater(channel?: string): void {
+    if (channel) this.failed.add(channel)
+    if (this.notices || this.closed || this.failed.size === 0) return
+    this.notices = setTimeout(this.sendNotices, NOTICE_MS)
+    this.notices.unref()
   }
 
   /** The sockets of these channels may have missed frames (all of them, for a channel not a user's). */

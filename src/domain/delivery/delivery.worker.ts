@@ -132,6 +132,9 @@ export class DeliveryWorker {
       for (const target of Object.values(targets)) await target.sweep?.(now)
       const oldest = await this.outbox.oldestDue(database.db, now)
       meter.lag(oldest === undefined ? 0 : (now - oldest) / 1000)
+      // Nothing due, so nothing to claim (a claim takes only due deliveries): an idle worker's poll
+      // is this one query, not a transaction of three more round trips besides.
+      if (oldest === undefined) return 0
     }
     const free = this.options.concurrency - this.inFlight.size
     if (free <= 0 || this.stopping) return 0
