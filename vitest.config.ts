@@ -1,24 +1,15 @@
-import { configDefaults, defineConfig } from 'vitest/config'
+import { defineConfig } from 'vitest/config'
 
-// Two projects. `unit`: files that start no server, process, database server or browser and need no
-// build, listed here (not moved: a file joins by being named here), so `npx vitest run --project unit`
-// (`npm run test:unit`) takes seconds. `integration`: everything else, after a build if one is stale.
-const UNIT = [
-  'test/batcher.test.ts',
-  'test/client-sdk-units.test.ts',
-  'test/docs-links.test.ts',
-  'test/frame-text.test.ts',
-  'test/in-turns.test.ts',
-  'test/local-days.test.ts',
-  'test/redis-channels.test.ts',
-  'test/report-day-events.test.ts',
-  'test/sql-listing.test.ts',
-  'test/statement-cache.test.ts',
-  'test/ttl-cache.test.ts',
-  'test/web-shop-events.test.ts',
-  'test/write-marks.test.ts',
-  'console/src/**/*.test.ts',
-]
+// Three projects, one folder each. `unit` (test/unit, and the console's own tests beside their
+// modules): no server, process, database server or browser and no build, so `npm test -- --project
+// unit` takes seconds. `integration` (test/integration): real HTTP, sockets, databases and child
+// processes, after a build if one is stale. `browser` (test/browser): the console, the widget and the
+// TapTalk.io SDK in Chromium.
+const UNIT = ['test/unit/**/*.test.ts', 'console/src/**/*.test.ts']
+const BUILT = {
+  globalSetup: ['test/support/global-setup.ts'],
+  setupFiles: ['test/support/setup-children.ts'],
+}
 
 export default defineConfig({
   test: {
@@ -36,16 +27,8 @@ export default defineConfig({
     isolate: false,
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT } },
-      {
-        extends: true,
-        test: {
-          name: 'integration',
-          include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...UNIT],
-          globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: ['test/support/setup-children.ts'],
-        },
-      },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...BUILT } },
+      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], ...BUILT } },
     ],
   },
 })

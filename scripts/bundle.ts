@@ -8,7 +8,7 @@ import { build } from 'esbuild'
 
 /**
  * Left in node_modules and loaded as they are: the SQLite driver (a native module), and what
- * waits for the request that needs it (test/lazy-loading.test.ts), which inside the bundle would
+ * waits for the request that needs it (test/integration/lazy-loading.test.ts), which inside the bundle would
  * be read and compiled at start with everything else.
  */
 const OUTSIDE_THE_BUNDLE = [
@@ -64,5 +64,5 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 })
-// What went into the bundle (test/lazy-loading.test.ts reads it).
+// What went into the bundle (test/integration/lazy-loading.test.ts reads it).
 writeFileSync('dist/bundle/meta.json', JSON.stringify(result.metafile))

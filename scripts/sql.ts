@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { DIALECTS, SQL_DIR, sqlListing } from './sql-listing.js'
 
-// npm run sql: writes sql/<dialect>/<module>.sql afresh (test/sql-listing.test.ts fails while
+// npm run sql: writes sql/<dialect>/<module>.sql afresh (test/unit/sql-listing.test.ts fails while
 // they differ from what the prepared queries make).
 
 const files = await sqlListing()

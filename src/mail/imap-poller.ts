@@ -136,7 +136,7 @@ class Watch {
   /** One connection: polls until it closes (then throws) or the watch stops. */
   private async session(): Promise<void> {
     const { mailbox } = this
-    // Loaded with the first mailbox that has IMAP, not at start (test/lazy-loading.test.ts).
+    // Loaded with the first mailbox that has IMAP, not at start (test/integration/lazy-loading.test.ts).
     const { ImapFlow } = await import('imapflow')
     const client = new ImapFlow({
       host: mailbox.imap_host,

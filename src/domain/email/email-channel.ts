@@ -105,7 +105,7 @@ export class EmailChannel implements Channel {
     const cached = this.transports.get(mailbox.organization_id)
     if (cached && cached.updated === mailbox.updated) return cached.transport
     cached?.transport.close()
-    // Loaded with the first reply sent by e-mail, not at start (test/lazy-loading.test.ts).
+    // Loaded with the first reply sent by e-mail, not at start (test/integration/lazy-loading.test.ts).
     const { createTransport } = await import('nodemailer')
     const transport = createTransport({
       host: mailbox.smtp_host,

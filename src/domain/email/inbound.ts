@@ -60,7 +60,7 @@ export class EmailInbound {
     envelope: { from?: string | undefined; to?: readonly string[] } = {},
   ): Promise<Taken> {
     const { repositories, database, addresses } = this.deps
-    // Loaded with the first mail, not at start (test/lazy-loading.test.ts).
+    // Loaded with the first mail, not at start (test/integration/lazy-loading.test.ts).
     const { simpleParser } = await import('mailparser')
     const mail = await simpleParser(source, { skipTextToHtml: true, skipImageLinks: true })
     const headerID =

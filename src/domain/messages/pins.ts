@@ -50,7 +50,7 @@ export class Pins {
           if (row.is_pinned === 1) return
           // Counted with the room's row locked (change() counts a change of the room first: see
           // reviseMessage): pins racing for the room's last place get it one at a time, and the
-          // second finds the room full (test/pins-stars.test.ts).
+          // second finds the room full (test/integration/pins-stars.test.ts).
           if ((await messageChanges.pinCount(trx, roomID)) >= MAX_PINS_PER_ROOM)
             throw new AppError(
               'limitReached',

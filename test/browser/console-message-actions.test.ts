@@ -1,0 +1,105 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { AGENT_PASSWORD, signInAgent } from '../support/agents.js'
+import { startServer, stopServer, type TestServer } from '../support/app.js'
+import { expectNoAxeViolations } from '../support/axe.js'
+import { hasChromium, launchBrowser, signedInConsole } from '../support/browser.js'
+import { openCase } from '../support/cases.js'
+import { createOrganization, roomHistory, type TestClient } from '../support/clients.js'
+import { operator } from '../support/fixtures.js'
+
+// The case view in a real browser shows a visitor's edit ("edited", the new text) and reactions,
+// live, as the visitor makes them; the agent holding the case edits, reacts and pins there.
+// Generous: a loaded machine runs two consoles and a server here.
+const WAIT = { timeout: 30_000 }
+
+describe.skipIf(!hasChromium)('console: edits, reactions and pins in a case [sqlite]', () => {
+  let server: TestServer
+  let browser: Browser
+  let page: Page
+  let visitor: TestClient
+
+  beforeAll(async () => {
+    server = await startServer('sqlite')
+    const org = await createOrganization(server)
+    await server.app.services.agents.create(operator, org.organizationID, {
+      email: 'ada@acme.test',
+      fullName: 'Ada Admin',
+      role: 'admin',
+      password: AGENT_PASSWORD,
+    })
+    visitor = await org.signIn('visitor-1')
+    browser = await launchBrowser()
+    page = await signedInConsole(browser, server.url, 'ada@acme.test')
+  })
+  afterAll(async () => {
+    await browser?.close()
+    if (server) await stopServer(server)
+  })
+
+  test('the visitor edits a message and reacts: the case view shows it', async () => {
+    const opened = await openCase(visitor, 'my parcel is lots')
+    await page.goto(`${server.url}/console/cases/${opened.caseID}`)
+    const bubble = page.locator('.bubble-row.visitor', { hasText: 'my parcel is lots' })
+    await bubble.waitFor(WAIT)
+    const first = (await roomHistory(visitor, opened.roomID)).find((m) => m.body === 'my parcel is lots')
+    const edit = await visitor.call('/v1/chat/message/edit', {
+      messageID: first.messageID,
+      body: 'my parcel is lost',
+    })
+    expect(edit.status).toBe(200)
+    const edited = page.locator('.bubble-row.visitor', { hasText: 'my parcel is lost' })
+    await edited.getByText('edited').waitFor(WAIT)
+    await visitor.call('/v1/chat/message/reaction/toggle', { messageID: first.messageID, emoji: '🙏' })
+    await edited.getByRole('list', { name: 'Reactions' }).getByText('🙏 1').waitFor(WAIT)
+    await expectNoAxeViolations(page, 'case with an edited message and a reaction')
+  })
+
+  test('the agent holding the case edits, reacts and pins by keyboard; their other console sees it live', async () => {
+    const org = await createOrganization(server, 'Keys')
+    const bea = await signInAgent(server, org.organizationID, 'bea@keys.test')
+    const holder = await signedInConsole(browser, server.url, 'bea@keys.test')
+    const viewer = await signedInConsole(browser, server.url, 'bea@keys.test')
+    const shopper = await org.signIn('shopper')
+    const opened = await openCase(shopper, 'where is my order')
+    expect((await bea.call('/case/take', { id: opened.caseID })).status).toBe(200)
+    const reply = { id: opened.caseID, localID: 'r1', messageType: 'text', text: { body: 'Let me lok' } }
+    expect((await bea.call('/case/send_message', reply)).status).toBe(200)
+    for (const p of [holder, viewer]) await p.goto(`${server.url}/console/cases/${opened.caseID}`)
+    const ours = (p: Page, text: string) => p.locator('.bubble-row.ours', { hasText: text })
+    const theirs = (p: Page) => p.locator('.bubble-row.visitor', { hasText: 'where is my order' })
+    await ours(viewer, 'Let me lok').waitFor(WAIT)
+
+    // Edit: Enter on Edit opens the form with the focus in it; Enter saves.
+    await ours(holder, 'Let me lok').getByRole('button', { name: 'Edit' }).focus()
+    await holder.keyboard.press('Enter')
+    const field = holder.getByLabel('Edit your message')
+    await expect.poll(() => field.evaluate((e) => e === e.ownerDocument.activeElement)).toBe(true)
+    await expectNoAxeViolations(holder, 'editing a message')
+    await field.fill('Let me look')
+    await holder.keyboard.press('Enter')
+    await ours(viewer, 'Let me look').getByText('edited').waitFor(WAIT)
+
+    // React: React opens the quick reactions; one toggles the agent's reaction.
+    await theirs(holder).getByRole('button', { name: 'React', exact: true }).focus()
+    await holder.keyboard.press('Enter')
+    await theirs(holder).getByRole('button', { name: 'React with 👍' }).focus()
+    await expectNoAxeViolations(holder, 'picking a reaction')
+    await holder.keyboard.press('Enter')
+    await theirs(viewer).getByRole('list', { name: 'Reactions' }).getByText('👍 1').waitFor(WAIT)
+    await theirs(holder).getByRole('button', { name: '👍 1', pressed: true }).waitFor(WAIT)
+
+    // Pin: the case's pinned list shows it, on both consoles; Unpin takes it off.
+    await theirs(holder).getByRole('button', { name: 'Pin' }).focus()
+    await holder.keyboard.press('Enter')
+    const pinned = (p: Page) => p.getByRole('region', { name: 'Pinned messages' })
+    await pinned(viewer).getByRole('link', { name: 'where is my order' }).waitFor(WAIT)
+    await pinned(holder).getByText('1 pinned message').waitFor(WAIT)
+    await expectNoAxeViolations(holder, 'case with a pinned message')
+    await expectNoAxeViolations(viewer, "the other console's case with a pinned message")
+    const history = await roomHistory(shopper, opened.roomID)
+    expect(history.find((m) => m.body === 'where is my order')).toMatchObject({ isPinned: true })
+    await theirs(holder).getByRole('button', { name: 'Unpin' }).click()
+    await pinned(viewer).waitFor({ state: 'detached', ...WAIT })
+  }, 150_000)
+})
