@@ -178,6 +178,7 @@ describeEachDatabase('admin rules in the services', (dialect) => {
       ['agent reactivate', id('agentAccountID'), 'agent.reactivate'],
       ['agent set-password', id('agentAccountID'), 'agent.set_password'],
       ['chatbot case-events', () => ({ id: known('chatbotID'), events: 'on' }), 'chatbot.update'],
+      ['chatbot message-edits', () => ({ id: known('chatbotID'), events: 'on' }), 'chatbot.update'],
       [
         'event-endpoint create',
         () => ({ org, url: 'https://events.example', events: 'user.created' }),
