@@ -7,6 +7,23 @@ const list = (value: string | undefined) =>
     .filter(Boolean)
 const id = (o: Record<string, string>) => o.id as string
 
+/** `chatbot NAME --id ID --events on|off`: whether the chatbot also hears of `what`. */
+function chatbotSwitch(
+  name: string,
+  field: 'caseEvents' | 'messageEdits',
+  what: string,
+): Record<string, Command> {
+  return {
+    [`chatbot ${name}`]: {
+      usage: `chatbot ${name} --id CHATBOT_ID --events on|off`,
+      summary: `Whether the chatbot also gets ${what}.`,
+      options: ['id', 'events'],
+      run: async ({ services, actor }, o) =>
+        services.chatbots.update(actor, id(o), { [field]: o.events === 'on' }),
+    },
+  }
+}
+
 /** The CLI's event endpoints (docs/reference/events.md), alongside the chatbot commands. */
 export const eventCommands: Record<string, Command> = {
   'event-endpoint create': {
@@ -80,18 +97,10 @@ export const eventCommands: Record<string, Command> = {
       return { deliveryID: o.delivery, pending: true }
     },
   },
-  'chatbot case-events': {
-    usage: 'chatbot case-events --id CHATBOT_ID --events on|off',
-    summary: 'Whether the chatbot also gets case.closed / case.handed_over when someone else did it.',
-    options: ['id', 'events'],
-    run: async ({ services, actor }, o) =>
-      services.chatbots.update(actor, id(o), { caseEvents: o.events === 'on' }),
-  },
-  'chatbot message-edits': {
-    usage: 'chatbot message-edits --id CHATBOT_ID --events on|off',
-    summary: 'Whether the chatbot also gets message.updated when a message of a case it has is edited.',
-    options: ['id', 'events'],
-    run: async ({ services, actor }, o) =>
-      services.chatbots.update(actor, id(o), { messageEdits: o.events === 'on' }),
-  },
+  ...chatbotSwitch('case-events', 'caseEvents', 'case.closed / case.handed_over when someone else did it'),
+  ...chatbotSwitch(
+    'message-edits',
+    'messageEdits',
+    'message.updated when a message of a case it has is edited',
+  ),
 }

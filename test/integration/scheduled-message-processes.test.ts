@@ -25,7 +25,10 @@ const call = (url: string, who: Deployed, path: string, body: unknown) =>
     body: JSON.stringify(body),
   })
 
-/** A group of two, and COUNT messages ann schedules in it, due `inMs` from now. */
+/**
+ * A group of two, and COUNT messages ann schedules in it at once, due `inMs` from now (time enough
+ * for the creates on a busy machine: a time already past is refused).
+ */
 async function scheduleMany(on: Deployment, inMs: number) {
   const url = on.urls[0] as string
   const ann = await on.signIn('ann', url)
@@ -33,19 +36,15 @@ async function scheduleMany(on: Deployment, inMs: number) {
   const room = await call(url, ann, '/v1/client/room/create', { name: 'Due', type: 2, userIDs: [bob.userID] })
   const roomID = room.json.data.room.roomID as string
   const scheduledTime = Date.now() + inMs
-  for (let i = 0; i < COUNT; i++) {
-    const message = { roomID, localID: `due-${i}`, type: 1001, body: `due ${i}` }
-    const reply = await call(
-      on.urls[i % on.urls.length] as string,
-      ann,
-      '/v1/chat/scheduled_message/create',
-      {
-        message,
+  const replies = await Promise.all(
+    Array.from({ length: COUNT }, (_, i) =>
+      call(on.urls[i % on.urls.length] as string, ann, '/v1/chat/scheduled_message/create', {
+        message: { roomID, localID: `due-${i}`, type: 1001, body: `due ${i}` },
         scheduledTime,
-      },
-    )
-    expect(reply.status).toBe(200)
-  }
+      }),
+    ),
+  )
+  expect(replies.map((reply) => reply.status)).toEqual(replies.map(() => 200))
   return { roomID }
 }
 
@@ -65,7 +64,7 @@ async function outcome(on: Deployment, roomID: string) {
 describe.skipIf(!postgresURL)('scheduled messages across processes (PostgreSQL + Redis)', () => {
   test('due while two instances run: each is sent once', async () => {
     deployment = await Deployment.start(2)
-    const { roomID } = await scheduleMany(deployment, 1500)
+    const { roomID } = await scheduleMany(deployment, 5000)
     const on = deployment
     await eventually(async () => (await outcome(on, roomID)).pending === 0, 'every one sent', 20_000, 100)
     const { sent } = await outcome(on, roomID)
@@ -75,7 +74,7 @@ describe.skipIf(!postgresURL)('scheduled messages across processes (PostgreSQL +
 
   test('due while the instance sending them is killed (SIGKILL): each is still sent once', async () => {
     deployment = await Deployment.start(1)
-    const { roomID } = await scheduleMany(deployment, 1500)
+    const { roomID } = await scheduleMany(deployment, 5000)
     const on = deployment
     const first = on.instances[0]
     // Killed as soon as it has sent the first: the rest of its round are leased and unsent.
