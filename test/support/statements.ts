@@ -1,6 +1,12 @@
 import { type CompiledQuery, DefaultQueryExecutor } from 'kysely'
 
-/** The SQL of every query Kysely runs in this process from now until the returned stop(). */
+/** What a server runs on its own timers, whatever the requests: due scheduled messages, ID leases. */
+const TIMED_ROUNDS = /"(scheduled_messages|id_worker_leases)"/
+
+/**
+ * The SQL of every query Kysely runs in this process from now until the returned stop(), but for
+ * the servers' timed rounds (which may run during any request, and are not its statements).
+ */
 export function recordStatements() {
   const base = Object.getPrototypeOf(DefaultQueryExecutor.prototype)
   const original = base.executeQuery
@@ -12,7 +18,7 @@ export function recordStatements() {
   return {
     stop: () => {
       base.executeQuery = original
-      return statements
+      return statements.filter((sql) => !TIMED_ROUNDS.test(sql))
     },
   }
 }
