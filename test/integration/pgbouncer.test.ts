@@ -72,46 +72,69 @@ describe.skipIf(!enabled)('two instances behind pgbouncer in transaction mode', 
     expect(named.child.exitCode).toBe(null)
   }, 60_000)
 
-  test('a pool pgbouncer cannot serve in time, and connections it refuses: 503 with Retry-After', async () => {
-    // One server connection, six clients (an idle instance holds up to four: its pool, its worker's,
-    // and those its scheduled messages and mailboxes were read with), a second's wait for it.
-    const tiny = await startPgBouncer(upstream, { poolSize: 1, maxClientConnections: 6, queryWaitTimeout: 1 })
+  /**
+   * An instance of its own behind a pgbouncer of one server connection that waits a second for it,
+   * with a first ticket answered (the server key is cached: each request below goes to the
+   * database by itself); `starve` makes its requests fail, then it recovers by itself.
+   */
+  const starvedInstance = async (
+    starve: (tiny: PgBouncer, url: string, instanceURL: string) => Promise<void>,
+  ) => {
+    const tiny = await startPgBouncer(upstream, { poolSize: 1, queryWaitTimeout: 1 })
     try {
-      const instance = await extraInstance({
-        DATABASE_URL: tiny.through(deployment.env.DATABASE_URL as string),
-      })
-      // A first ticket, so that the server key is known (cached) and each request below goes to
-      // the database by itself.
+      const url = tiny.through(deployment.env.DATABASE_URL as string)
+      const instance = await extraInstance({ DATABASE_URL: url })
       expect((await deployment.requestTicket(instance.url, 'first')).status).toBe(200)
-      // Someone holds the one server connection: a transaction left open.
-      const holder = new pg.Client({ connectionString: tiny.through(deployment.env.DATABASE_URL as string) })
-      holder.on('error', () => {})
-      await holder.connect()
-      try {
-        await holder.query('begin')
-        await holder.query('select 1')
-        const replies = await Promise.all(
-          // More at once than the pool has connections or pgbouncer takes clients, whatever the
-          // instance holds idle: some wait out query_wait_timeout, the rest are refused.
-          Array.from({ length: 16 }, (_, i) => deployment.requestTicket(instance.url, `starved-${i}`)),
-        )
-        expect(outages(replies)).toBe(16)
-        const said = instance.lines.join('\n')
-        expect(said).toContain('query_wait_timeout')
-        expect(said).toContain('no more connections allowed')
-        await holder.query('commit')
-      } finally {
-        await holder.end().catch(() => {})
-      }
-      // The pool recovers by itself.
+      await starve(tiny, url, instance.url)
       let after: Reply | undefined
       for (let attempt = 0; attempt < 20 && after?.status !== 200; attempt++)
         after = await deployment.requestTicket(instance.url, `fed-${attempt}`)
       expect(after?.status).toBe(200)
       expect(instance.child.exitCode).toBe(null)
+      return instance.lines.join('\n')
     } finally {
       await tiny.stop()
     }
+  }
+
+  const starvedTickets = async (url: string) => {
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => deployment.requestTicket(url, `starved-${i}`)),
+    )
+    expect(outages(replies)).toBe(8)
+  }
+
+  test('a pool pgbouncer cannot serve in time: 503 with Retry-After', async () => {
+    const said = await starvedInstance(async (_tiny, url, instanceURL) => {
+      // Someone holds the one server connection: a transaction left open.
+      const holder = new pg.Client({ connectionString: url })
+      holder.on('error', () => {})
+      await holder.connect()
+      try {
+        await holder.query('begin')
+        await holder.query('select 1')
+        await starvedTickets(instanceURL)
+      } finally {
+        await holder.end().catch(() => {})
+      }
+    })
+    expect(said).toContain('query_wait_timeout')
+  }, 60_000)
+
+  test('connections pgbouncer refuses: 503 with Retry-After', async () => {
+    const said = await starvedInstance(async (tiny, url, instanceURL) => {
+      const database = new URL(url).pathname.slice(1)
+      await tiny.admin(async (run) => {
+        // The admin console is the one client it takes; the instance's connections are dropped,
+        // so each request below asks for a new one.
+        await run('SET max_client_conn = 1')
+        await run(`KILL "${database}"`)
+        await run(`RESUME "${database}"`)
+        await starvedTickets(instanceURL)
+        await run('SET max_client_conn = 100')
+      })
+    })
+    expect(said).toContain('no more connections allowed')
   }, 60_000)
 })
 

@@ -2,6 +2,7 @@ import type { ChildProcess, SpawnOptions } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import pg from 'pg'
 import { spawnChild } from './children.js'
 import { freePort } from './ports.js'
 
@@ -33,6 +34,8 @@ export interface PgBouncer {
   port: number
   /** `url` (a database of DATABASE_URL's server) reached through this pgbouncer. */
   through(url: string): string
+  /** Runs admin console commands (SET, KILL, RESUME…) on a connection of its own, then closes it. */
+  admin<T>(use: (run: (command: string) => Promise<unknown>) => Promise<T>): Promise<T>
   stop(): Promise<void>
 }
 
@@ -53,6 +56,8 @@ export async function startPgBouncer(upstream: string, options: PgBouncerOptions
       `listen_port = ${port}`,
       'unix_socket_dir =',
       'auth_type = any',
+      // Its admin console (database `pgbouncer`), for tests that change its limits while it runs.
+      `admin_users = ${server.username || 'postgres'}`,
       `pool_mode = ${options.poolMode ?? 'transaction'}`,
       `default_pool_size = ${options.poolSize ?? 20}`,
       `max_client_conn = ${options.maxClientConnections ?? 1000}`,
@@ -84,6 +89,18 @@ export async function startPgBouncer(upstream: string, options: PgBouncerOptions
       parsed.hostname = '127.0.0.1'
       parsed.port = String(port)
       return parsed.toString()
+    },
+    admin: async (use) => {
+      const adminClient = new pg.Client({
+        connectionString: `postgres://${server.username || 'postgres'}@127.0.0.1:${port}/pgbouncer`,
+      })
+      adminClient.on('error', () => {})
+      await adminClient.connect()
+      try {
+        return await use((command) => adminClient.query(command))
+      } finally {
+        await adminClient.end().catch(() => {})
+      }
     },
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
