@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { openDatabase } from '../src/storage/database.js'
 import { seedRooms } from '../test/support/rooms.js'
 import {
@@ -11,20 +10,17 @@ import {
   signIn,
   startService,
 } from './lib.js'
+import { describeProbe, type ProbeFigures, startProbe } from './probe.js'
 
 // The hostile run of issue 40 for upload floods and huge lists (docs/reference/quotas.md): while
 // each attack runs, a probe in a process of its own asks /healthz every 20 ms; its latencies next
 // to the same probe on the idle server. The service holds when /healthz answers within 100 ms
 // throughout. BENCH_ONLY=abuse.
 
-export interface AbuseFigures {
+export interface AbuseFigures extends ProbeFigures {
   name: string
   /** What the attack's requests were answered, by status. */
   answers: Record<string, number>
-  probes: number
-  p50: number
-  p99: number
-  max: number
 }
 
 const UPLOADERS = 20
@@ -108,23 +104,11 @@ async function probed(
   service: Service,
   attack: () => Promise<Record<string, number>>,
 ): Promise<AbuseFigures> {
-  const probe = spawn(process.execPath, ['--import', 'tsx', 'bench/healthz-probe.ts', service.url], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  let output = ''
-  probe.stdout.on('data', (chunk) => {
-    output += String(chunk)
-  })
-  const exited = new Promise((resolve) => probe.on('exit', resolve))
+  const probe = await startProbe(service.url)
   await new Promise((resolve) => setTimeout(resolve, 1000))
   const answers = await attack()
   if (Object.keys(answers).length === 0) await new Promise((resolve) => setTimeout(resolve, DURATION * 1000))
-  probe.kill('SIGTERM')
-  await exited
-  const latencies = (JSON.parse(output) as (number | null)[]).map((ms) => ms ?? Number.POSITIVE_INFINITY)
-  latencies.sort((a, b) => a - b)
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0
-  return { name, answers, probes: latencies.length, p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? 0 }
+  return { name, answers, ...(await probe.stop()) }
 }
 
 /** The lister in ROOMS group rooms with the peer: UNREAD_ROOMS with UNREAD unread messages, the rest with one. */
@@ -155,7 +139,5 @@ async function seedLists(
 export function printAbuse(rows: AbuseFigures[]): void {
   console.log(`\nHostile run: /healthz every 20 ms from a process of its own, ${DURATION} s per attack`)
   for (const row of rows)
-    console.log(
-      `${row.name.padEnd(64)}  /healthz p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, max ${row.max.toFixed(1)} ms (${row.probes} probes)  answers ${JSON.stringify(row.answers)}`,
-    )
+    console.log(`${row.name.padEnd(64)}  ${describeProbe(row)}  answers ${JSON.stringify(row.answers)}`)
 }
