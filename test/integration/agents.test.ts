@@ -276,14 +276,39 @@ describeEachDatabase('agents', (dialect) => {
   })
 
   test("another organization's case does not exist for an agent (40401); others' cases cannot be answered", async () => {
-    await createAgent(other.organizationID, 'outsider@example.com')
+    // An admin: no route refuses them for their role before the case is looked for.
+    await createAgent(other.organizationID, 'outsider@example.com', 'admin')
     const outsider = asAgent((await signIn('outsider@example.com')).token)
     const waiting = await queuedCase('private-visitor')
-    for (const path of ['/case/take', '/case/close']) {
-      expect((await outsider(path, { id: waiting.caseID })).json.error).toMatchObject({
-        code: '40401',
-        message: 'case not found',
-      })
+    const id = waiting.caseID
+    const messageID = 'ANYMESSAGE'
+    const byCaseID: [string, Record<string, unknown>][] = [
+      ['/case/get_by_id', { id }],
+      ['/case/take', { id }],
+      ['/case/close', { id }],
+      ['/case/assign', { id, agentAccountID: '1' }],
+      ['/case/transfer', { id, agentAccountID: '1' }],
+      ['/case/reopen', { id }],
+      ['/case/set_tags', { id, tags: ['x'] }],
+      ['/case/send_message', { id, localID: 'x', messageType: 'text', text: { body: 'hi' } }],
+      ['/case/typing', { id, typing: true }],
+      ['/case/mark_read', { id }],
+      ['/case/add_note', { id, localID: 'x', text: 'a note' }],
+      ['/case/get_emails', { id }],
+      ['/case/message/edit', { id, messageID, body: 'edited' }],
+      ['/case/message/reaction/toggle', { id, messageID, emoji: '👍' }],
+      ['/case/message/pin', { id, messageIDs: [messageID] }],
+      ['/case/message/unpin', { id, messageIDs: [messageID] }],
+      ['/case/message/get_pinned_list', { id }],
+      ['/canned_reply/get_list', { caseID: id }],
+    ]
+    for (const [path, body] of byCaseID) {
+      const reply = await outsider(path, body)
+      expect([path, reply.status, reply.json.error]).toMatchObject([
+        path,
+        404,
+        { code: '40401', message: 'case not found' },
+      ])
     }
     const lists = (await outsider('/case/get_list', {})).json.data.cases
     expect(lists.map((c: { caseID: string }) => c.caseID)).not.toContain(waiting.caseID)

@@ -7,7 +7,7 @@ import type { CannedRepliesTable } from '../../storage/schema.js'
 import type { AgentIdentity } from '../agents/agent.js'
 import { type Actor, findForAdmin, requireAdminOf } from '../audit/actor.js'
 import type { AuditLog } from '../audit/audit.js'
-import { caseNotFound } from '../cases/case-engine.js'
+import { caseOfOrganization } from '../cases/case-of-organization.js'
 import type { Repositories } from '../repositories.js'
 import { renderPlaceholders } from './placeholders.js'
 
@@ -183,8 +183,7 @@ export class CannedReplies {
   private async valuesFor(agent: AgentIdentity, caseID: string) {
     const { db } = this.deps.database
     const { cases, users, agents } = this.deps.repositories
-    const row = await cases.findCase(db, caseID)
-    if (!row || row.organization_id !== agent.organizationID) throw caseNotFound()
+    const row = await caseOfOrganization(db, cases, agent.organizationID, caseID)
     const [[visitor], [me]] = await Promise.all([
       users.findUsers(db, agent.organizationID, [row.user_id]),
       agents.agentNames(db, agent.organizationID, [agent.agentAccountID]),

@@ -21,6 +21,7 @@ import {
   type Trx,
   unchanged,
 } from './case-engine.js'
+import { caseOfOrganization } from './case-of-organization.js'
 import type { AgentCase, CaseRows, InboxFilter } from './case-rows.js'
 import { normalizeTags } from './case-tags.js'
 
@@ -74,8 +75,7 @@ export class AgentCases {
   /** A case with what agents see beyond the visitor: the chatbot's summary, and its latest messages. */
   async detail(agent: AgentIdentity, caseID: string) {
     const { db } = this.deps.database
-    const row = await this.deps.repositories.cases.findCase(db, caseID)
-    if (!row || row.organization_id !== agent.organizationID) throw caseNotFound()
+    const row = await this.agentCase(db, agent, caseID)
     const access = await this.deps.rooms.snapshot(row.room_id)
     const page = {
       roomID: row.room_id,
@@ -94,7 +94,7 @@ export class AgentCases {
   /** An agent takes a queued case: of agents racing for one case, exactly one wins. */
   async take(agent: AgentIdentity, caseID: string): Promise<TaggedCase> {
     const { outcome } = await this.deps.engine.change(caseID, async (trx, now) => {
-      const row = await this.agentCase(trx, agent, caseID)
+      const row = await this.agentCase(trx, agent, caseID, { lock: true })
       if (row.status === 'closed') throw caseClosed()
       if (row.status !== 'queued') throw new AppError('conflict', 'case is not waiting for an agent')
       return this.deps.assignment.assignTo(trx, row, agent.agentAccountID, now)
@@ -118,7 +118,7 @@ export class AgentCases {
     if (!to.topicID) throw paramError('topicID', 'is required')
     const topic = await this.deps.topics.resolve(agent.organizationID, to.topicID)
     return this.passOn(caseID, async (trx, now) => {
-      const row = await this.agentCase(trx, agent, caseID)
+      const row = await this.agentCase(trx, agent, caseID, { lock: true })
       if (row.status === 'closed') throw caseClosed()
       const agentTopics =
         agent.role === 'admin'
@@ -144,7 +144,7 @@ export class AgentCases {
     input: { localID: string; content: MessageContent },
   ): Promise<Message> {
     const find = async (trx: Trx) => {
-      const row = await this.agentCase(trx, agent, caseID)
+      const row = await this.agentCase(trx, agent, caseID, { lock: true })
       if (row.status === 'closed') throw caseClosed()
       if (row.agent_account_id !== agent.agentAccountID) throw notYours()
       return row
@@ -159,8 +159,7 @@ export class AgentCases {
    */
   async typing(agent: AgentIdentity, caseID: string, typing: boolean): Promise<void> {
     const { db } = this.deps.database
-    const row = await this.deps.repositories.cases.findCase(db, caseID)
-    if (!row || row.organization_id !== agent.organizationID) throw caseNotFound()
+    const row = await this.agentCase(db, agent, caseID)
     if (row.status === 'closed') throw caseClosed()
     if (row.status !== 'assigned' || row.agent_account_id !== agent.agentAccountID) throw notYours()
     const eventName = typing ? 'chat/startTyping' : 'chat/stopTyping'
@@ -186,9 +185,8 @@ export class AgentCases {
    */
   async markRead(agent: AgentIdentity, caseID: string, messageID?: string): Promise<void> {
     const { db } = this.deps.database
-    const { cases, rooms, messages } = this.deps.repositories
-    const row = await cases.findCase(db, caseID)
-    if (!row || row.organization_id !== agent.organizationID) throw caseNotFound()
+    const { rooms, messages } = this.deps.repositories
+    const row = await this.agentCase(db, agent, caseID)
     if (row.agent_account_id !== agent.agentAccountID) throw notYours()
     const room = await rooms.findRoom(db, row.room_id)
     if (!room) throw caseNotFound()
@@ -222,7 +220,7 @@ export class AgentCases {
   close(agent: AgentIdentity, caseID: string): Promise<TaggedCase> {
     // A slot is freed: the oldest waiting case of the agent's topics is theirs (passOn).
     return this.passOn(caseID, async (trx, now) => {
-      const row = await this.agentCase(trx, agent, caseID)
+      const row = await this.agentCase(trx, agent, caseID, { lock: true })
       const mayClose =
         agent.role === 'admin' || row.status === 'closed' || row.agent_account_id === agent.agentAccountID
       if (!mayClose) throw notYours()
@@ -261,7 +259,7 @@ export class AgentCases {
     holderOnly = false,
   ) {
     return this.passOn(caseID, async (trx, now) => {
-      const row = await this.agentCase(trx, actor, caseID)
+      const row = await this.agentCase(trx, actor, caseID, { lock: true })
       const target = await this.deps.repositories.agents.findAgent(trx, agentAccountID)
       if (!target || target.organization_id !== actor.organizationID)
         throw new AppError('notFound', `Agent ${agentAccountID} not found`)
@@ -285,9 +283,7 @@ export class AgentCases {
   }
 
   /** The case, if it belongs to the agent's organization (another's does not exist). */
-  private async agentCase(trx: Trx, agent: AgentIdentity, caseID: string) {
-    const row = await this.deps.repositories.cases.findCase(trx, caseID, { lock: true })
-    if (!row || row.organization_id !== agent.organizationID) throw caseNotFound()
-    return row
+  private agentCase(db: Trx, agent: AgentIdentity, caseID: string, options?: { lock: boolean }) {
+    return caseOfOrganization(db, this.deps.repositories.cases, agent.organizationID, caseID, options)
   }
 }

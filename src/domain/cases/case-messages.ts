@@ -7,7 +7,8 @@ import type { MessageListPage, NumberedPage } from '../messages/pins.js'
 import type { Repositories } from '../repositories.js'
 import type { RoomsService } from '../rooms/rooms.service.js'
 import { notYours } from './agent-cases.js'
-import { caseClosed, caseNotFound } from './case-engine.js'
+import { caseClosed } from './case-engine.js'
+import { caseOfOrganization } from './case-of-organization.js'
 
 /**
  * What agents do with the messages of a case (docs/reference/agent-api.md#message-actions): edit
@@ -57,8 +58,8 @@ export class CaseMessages {
     caseID: string,
     { acting }: { acting: boolean },
   ): Promise<MessageActor & { roomID: string }> {
-    const row = await this.deps.repositories.cases.findCase(this.deps.database.db, caseID)
-    if (!row || row.organization_id !== agent.organizationID) throw caseNotFound()
+    const { database, repositories } = this.deps
+    const row = await caseOfOrganization(database.db, repositories.cases, agent.organizationID, caseID)
     if (acting && row.status === 'closed') throw caseClosed()
     if (acting && row.agent_account_id !== agent.agentAccountID) throw notYours()
     return {

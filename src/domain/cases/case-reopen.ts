@@ -4,7 +4,8 @@ import type { AgentIdentity } from '../agents/agent.js'
 import type { OrganizationsService } from '../organizations/organizations.service.js'
 import type { Repositories } from '../repositories.js'
 import { reopenableUntil, type TaggedCase } from './case.js'
-import { type CaseEngine, type CaseRow, caseNotFound } from './case-engine.js'
+import type { CaseEngine, CaseRow } from './case-engine.js'
+import { caseOfOrganization } from './case-of-organization.js'
 import type { CaseRows } from './case-rows.js'
 
 /** CASE_REOPEN_WINDOW_HOURS unless configured: a closed case can be reopened for three days. */
@@ -40,8 +41,7 @@ export class CaseReopening {
     // Read before the transaction (which may use only its own connection).
     const maxOpen = await this.deps.organizations.maxOpenCases(agent.organizationID)
     const { outcome } = await this.deps.engine.change(caseID, async (trx, now) => {
-      const row = await cases.findCase(trx, caseID, { lock: true })
-      if (!row || row.organization_id !== agent.organizationID) throw caseNotFound()
+      const row = await caseOfOrganization(trx, cases, agent.organizationID, caseID, { lock: true })
       if (row.status !== 'closed') throw new AppError('conflict', 'case is not closed')
       if (hours === 0) throw new AppError('conflict', 'reopening cases is turned off')
       if (now > (reopenableUntil(row, hours) ?? 0))

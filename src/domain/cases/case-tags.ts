@@ -2,7 +2,8 @@ import { paramError } from '../../errors/app-error.js'
 import type { Database } from '../../storage/database.js'
 import type { AgentIdentity } from '../agents/agent.js'
 import type { Repositories } from '../repositories.js'
-import { type CaseEngine, type CaseRow, caseNotFound, unchanged } from './case-engine.js'
+import { type CaseEngine, type CaseRow, unchanged } from './case-engine.js'
+import { caseOfOrganization } from './case-of-organization.js'
 import type { AgentCase, CaseRows } from './case-rows.js'
 
 /** At most this many tags on a case, each of 1 to TAG_CHARACTERS characters. */
@@ -56,8 +57,7 @@ export class CaseTags {
     const wanted = normalizeTags(tags)
     const { cases, tags: stored } = this.deps.repositories
     const { outcome } = await this.deps.engine.change(caseID, async (trx) => {
-      const row = await cases.findCase(trx, caseID, { lock: true })
-      if (!row || row.organization_id !== agent.organizationID) throw caseNotFound()
+      const row = await caseOfOrganization(trx, cases, agent.organizationID, caseID, { lock: true })
       const before = (await stored.tagsOfCases(trx, [caseID])).map(({ tag }) => tag)
       if (before.join('\n') === wanted.join('\n')) return unchanged(row)
       await stored.replaceTags(trx, { caseID, organizationID: row.organization_id }, wanted)

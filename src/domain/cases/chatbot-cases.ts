@@ -14,6 +14,7 @@ import {
   type Trx,
   unchanged,
 } from './case-engine.js'
+import { caseOfOrganization } from './case-of-organization.js'
 
 export interface ChatbotCasesDependencies {
   database: Database
@@ -123,10 +124,9 @@ export class ChatbotCases {
 
   /** The case, if it belongs to this chatbot (another organization's or chatbot's case does not exist). */
   private async botCase(trx: Trx, chatbot: Chatbot, caseID: string): Promise<CaseRow> {
-    const row = await this.deps.repositories.cases.findCase(trx, caseID, { lock: true })
-    if (!row || row.organization_id !== chatbot.organizationID || row.chatbot_id !== chatbot.chatbotID) {
-      throw caseNotFound()
-    }
+    const { cases } = this.deps.repositories
+    const row = await caseOfOrganization(trx, cases, chatbot.organizationID, caseID, { lock: true })
+    if (row.chatbot_id !== chatbot.chatbotID) throw caseNotFound()
     return row
   }
 

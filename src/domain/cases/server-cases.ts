@@ -1,7 +1,8 @@
 import type { Database } from '../../storage/database.js'
 import type { Repositories } from '../repositories.js'
 import { type Case, type CaseStatus, toCase } from './case.js'
-import { type CaseEngine, type CaseRow, caseNotFound, type Trx } from './case-engine.js'
+import type { CaseEngine, CaseRow, Trx } from './case-engine.js'
+import { caseOfOrganization } from './case-of-organization.js'
 import type { VisitorCases } from './visitor-cases.js'
 
 export interface ServerCasesDependencies {
@@ -85,9 +86,7 @@ export class ServerCases {
     return rows.filter((row) => row.organization_id === organizationID).map(toCase)
   }
 
-  private async find(db: Trx, organizationID: string, caseID: string, { lock = false } = {}) {
-    const row = await this.deps.repositories.cases.findCase(db, caseID, { lock })
-    if (!row || row.organization_id !== organizationID) throw caseNotFound()
-    return row
+  private find(db: Trx, organizationID: string, caseID: string, options?: { lock: boolean }) {
+    return caseOfOrganization(db, this.deps.repositories.cases, organizationID, caseID, options)
   }
 }

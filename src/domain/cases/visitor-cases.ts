@@ -23,6 +23,7 @@ import {
   isDefined,
   type Trx,
 } from './case-engine.js'
+import { caseOfOrganization } from './case-of-organization.js'
 import { chatbotSender } from './chatbot-cases.js'
 import { interactiveOf, notOffered, offers, type QuickReply, quickReplyContent } from './quick-replies.js'
 
@@ -209,10 +210,11 @@ export class VisitorCases {
     return latest !== undefined && offers(latest, reply)
   }
 
-  private async ownCase(db: Trx, client: ClientIdentity, caseID: string, { lock = false } = {}) {
-    const row = await this.deps.repositories.cases.findCase(db, caseID, { lock })
-    if (!row || row.user_id !== client.userID || row.organization_id !== client.organizationID)
-      throw caseNotFound()
+  /** The case, if it is the visitor's (another visitor's, or organization's, does not exist). */
+  private async ownCase(db: Trx, client: ClientIdentity, caseID: string, options?: { lock: boolean }) {
+    const { cases } = this.deps.repositories
+    const row = await caseOfOrganization(db, cases, client.organizationID, caseID, options)
+    if (row.user_id !== client.userID) throw caseNotFound()
     return row
   }
 }

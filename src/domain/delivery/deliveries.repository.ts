@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely'
+import { leaseRows } from '../../storage/leases.js'
 import type { DeliveriesTable, Dialect, Schema } from '../../storage/schema.js'
 
 export type DeliveryRow = Selectable<DeliveriesTable>
@@ -103,17 +104,7 @@ export async function claimDue(
     .limit(limit)
     .$if(dialect === 'postgres', (q) => q.forUpdate('d').skipLocked())
     .execute()
-  if (due.length === 0) return []
-  await db
-    .updateTable('deliveries')
-    .set({ lease_until: leaseUntil })
-    .where(
-      'id',
-      'in',
-      due.map((d) => d.id),
-    )
-    .execute()
-  return due.map((d) => ({ ...d, lease_until: leaseUntil }))
+  return leaseRows(db, 'deliveries', due, leaseUntil)
 }
 
 /**
@@ -159,17 +150,7 @@ export async function claimAhead(
     (d) => d.next_attempt_at > claim.now || (d.lease_until !== null && d.lease_until >= claim.now),
   )
   const run = (stop === -1 ? rest : rest.slice(0, stop)).slice(0, claim.perKey)
-  if (run.length === 0) return []
-  await db
-    .updateTable('deliveries')
-    .set({ lease_until: claim.leaseUntil })
-    .where(
-      'id',
-      'in',
-      run.map((d) => d.id),
-    )
-    .execute()
-  return run.map((d) => ({ ...d, lease_until: claim.leaseUntil }))
+  return leaseRows(db, 'deliveries', run, claim.leaseUntil)
 }
 
 /**

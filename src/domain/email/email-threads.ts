@@ -1,6 +1,6 @@
 import type { Database } from '../../storage/database.js'
 import type { AgentIdentity } from '../agents/agent.js'
-import { caseNotFound } from '../cases/case-engine.js'
+import { caseOfOrganization } from '../cases/case-of-organization.js'
 import type { Repositories } from '../repositories.js'
 
 /** One e-mail of a case as agents see it beside the conversation (docs/guides/email.md). */
@@ -26,8 +26,7 @@ export class EmailThreads {
 
   async ofCase(agent: AgentIdentity, caseID: string): Promise<CaseEmail[]> {
     const { database, repositories } = this.deps
-    const row = await repositories.cases.findCase(database.db, caseID)
-    if (!row || row.organization_id !== agent.organizationID) throw caseNotFound()
+    const row = await caseOfOrganization(database.db, repositories.cases, agent.organizationID, caseID)
     const rows = await repositories.email.emailsOfCase(database.db, row.id, EMAILS_SHOWN)
     return rows.reverse().map((mail) => ({
       messageID: mail.message_id,

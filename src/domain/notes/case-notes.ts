@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.js'
 import type { Database } from '../../storage/database.js'
 import type { CaseNotesTable } from '../../storage/schema.js'
 import type { AgentIdentity } from '../agents/agent.js'
-import { caseNotFound } from '../cases/case-engine.js'
+import { caseOfOrganization } from '../cases/case-of-organization.js'
 import type { Dispatcher } from '../happenings/dispatcher.js'
 import type { Repositories } from '../repositories.js'
 import { mentionedIn } from './mentions.js'
@@ -126,9 +126,8 @@ export class CaseNotes {
 
   /** The case, if it belongs to the agent's organization (as `case/get_by_id` shows it). */
   private async caseOf(agent: AgentIdentity, caseID: string) {
-    const row = await this.deps.repositories.cases.findCase(this.deps.database.db, caseID)
-    if (!row || row.organization_id !== agent.organizationID) throw caseNotFound()
-    return row
+    const { database, repositories } = this.deps
+    return caseOfOrganization(database.db, repositories.cases, agent.organizationID, caseID)
   }
 
   private async toNotes(organizationID: string, rows: NoteRow[]): Promise<CaseNote[]> {

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely'
 import { countRows } from '../../storage/count.js'
+import { leaseRows } from '../../storage/leases.js'
 import type { Dialect, ScheduledMessagesTable, Schema } from '../../storage/schema.js'
 
 export type ScheduledRow = Selectable<ScheduledMessagesTable>
@@ -105,17 +106,7 @@ export async function claimScheduled(
     .limit(limit)
     .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked())
     .execute()
-  if (due.length === 0) return []
-  await db
-    .updateTable('scheduled_messages')
-    .set({ lease_until: leaseUntil })
-    .where(
-      'id',
-      'in',
-      due.map((row) => row.id),
-    )
-    .execute()
-  return due.map((row) => ({ ...row, lease_until: leaseUntil }))
+  return leaseRows(db, 'scheduled_messages', due, leaseUntil)
 }
 
 /** Settles a claimed scheduled message: sent (as `messageID`) or dropped. */
