@@ -124,6 +124,18 @@ describeEachDatabase('watching a case', (dialect) => {
     await Promise.all([strangerSocket.close(), holderSocket.close()])
   })
 
+  test('a socket watches at most 20 cases at once', async () => {
+    const socket = await connect(server().url, colleague.token)
+    const cases = []
+    for (let i = 0; i < 21; i++) cases.push(await openCase(await org.signIn(`many-${i}`), 'hello'))
+    for (const c of cases.slice(0, 20)) expect((await watch(socket, c.caseID)).eventName).toBe('case/watch')
+    const last = cases[20]?.caseID as string
+    expect((await watch(socket, last)).data).toMatchObject({ status: 409, error: { code: '40901' } })
+    socket.send({ eventName: 'case/unwatch', id: 'u', data: { id: cases[0]?.caseID } })
+    expect((await watch(socket, last, 'again')).data).toEqual({ caseID: last, roomID: cases[20]?.roomID })
+    await socket.close()
+  })
+
   test('admins reply, type, react, pin and edit their own messages in cases assigned to others', async () => {
     const c = await takenCase(org, holder, 'refund please')
     const visitorSocket = await connect(server().url, c.visitor.accessToken)
