@@ -1,25 +1,28 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { call } from './api'
-import type { Case, LiveEvent, Message } from './types'
+import type { Agent, Case, LiveEvent, Message } from './types'
 import { useLiveEvents } from './workspace'
 
 // Typing notices and read marks of the open case, both ways between its visitor and its agent
 // (docs/reference/agent-api.md, "Typing and read marks in a case").
 
 /**
- * The open case's conversation as its agent sees it: whether it is theirs (`mine`: assigned to
- * them), whether the visitor is typing, and the visitor's messages marked read while it is theirs.
+ * The open case's conversation as an agent sees it: whether they may act in it (`mayAct`: reply,
+ * react, pin; its agent, and admins in any case someone works), whether the visitor is typing,
+ * and the visitor's messages marked read while it is theirs (an admin looking in does not read
+ * for its agent).
  */
 export function useCaseConversation(
   caseID: string,
   item: Case | undefined,
-  agentAccountID: string,
+  me: Pick<Agent, 'agentAccountID' | 'role'>,
   shown: Message[],
 ) {
-  const mine = item?.status === 'assigned' && item.agentAccountID === agentAccountID
+  const mine = item?.status === 'assigned' && item.agentAccountID === me.agentAccountID
+  const mayAct = mine || (item?.status === 'assigned' && me.role === 'admin')
   const visitorTyping = useVisitorTyping(item?.roomID, item?.userID, shown)
   useMarkRead(caseID, mine, item?.userID, shown)
-  return { mine, visitorTyping }
+  return { mayAct, visitorTyping }
 }
 
 /** While typing, `startTyping` is repeated this often; it stops after this long without a keystroke. */

@@ -2,11 +2,15 @@ import type { Audience, Frame } from './hub.js'
 
 // The Redis channels frames travel on between instances (docs/architecture/real-time-fan-out.md):
 // one per user (agents are users named `agent:<id>`), which an instance subscribes to while it
-// holds a socket of that user, and one for frames addressed to sessions (revocations, rare), which
-// every instance hears, as each keeps a cache of revoked sessions.
+// holds a socket of that user, one per watched room (a case an agent views), which an instance
+// subscribes to while one of its sockets watches the room, and one for frames addressed to
+// sessions (revocations, rare), which every instance hears, as each keeps a cache of revoked
+// sessions.
 
 /** The channel of one user's frames. No hash tag: on a cluster, users spread over the shards. */
 export const userChannel = (userID: string) => `parley:user:${userID}`
+/** The channel of the frames for the sockets watching a room (`case/watch`). */
+export const watchChannel = (roomID: string) => `parley:watch:${roomID}`
 /** Frames addressed to sessions (`session/revoked`): every instance subscribes. */
 export const SESSIONS_CHANNEL = 'parley:sessions'
 
@@ -17,7 +21,7 @@ export const SESSIONS_CHANNEL = 'parley:sessions'
 export interface Envelope {
   origin: string
   seq: number
-  /** Whom on this channel the frame is for: the channel's user (less a session), or sessions. */
+  /** Whom on this channel the frame is for: the channel's user or room's watchers (less a session), or sessions. */
   audience?: Audience
   /** The frame (named `event` on the channel, which instances of every version share). */
   event?: Frame
@@ -42,14 +46,20 @@ export function channelsOf(audience: Audience): [string, Audience][] {
     userChannel(userID),
     { userIDs: [userID], ...except },
   ])
+  // A room's watchers that are among `userIDs` have the frame on their user's channel.
+  const reachedUsers = audience.userIDs?.length ? { exceptUserIDs: audience.userIDs } : {}
+  for (const roomID of new Set(audience.watchedRoomIDs ?? []))
+    routes.push([watchChannel(roomID), { watchedRoomIDs: [roomID], ...reachedUsers, ...except }])
   if (audience.sessionIDs?.length) routes.push([SESSIONS_CHANNEL, { sessionIDs: audience.sessionIDs }])
   return routes
 }
 
 /** The audience a channel serves, for closing its sockets when its frames may have been lost. */
 export function audienceOfChannel(channel: string): Audience | undefined {
-  const prefix = userChannel('')
-  return channel.startsWith(prefix) ? { userIDs: [channel.slice(prefix.length)] } : undefined
+  const [users, rooms] = [userChannel(''), watchChannel('')]
+  if (channel.startsWith(users)) return { userIDs: [channel.slice(users.length)] }
+  if (channel.startsWith(rooms)) return { watchedRoomIDs: [channel.slice(rooms.length)] }
+  return undefined
 }
 
 /**

@@ -52,6 +52,8 @@ export class Connection {
   missedPongs = 0
   /** Frames from this socket are handled one at a time, in order. */
   queue: Promise<void> = Promise.resolve()
+  /** The rooms this socket watches (`case/watch`), each with what ends its hold on the hub. */
+  readonly watching = new Map<string, () => void>()
 
   constructor(
     readonly socket: WebSocket,
@@ -72,10 +74,11 @@ export class Connection {
   }
 }
 
-/** This instance's open sockets, by user and by session. */
+/** This instance's open sockets, by user, by session and by the rooms they watch. */
 export class Connections {
   private readonly byUser = new Map<string, Set<Connection>>()
   private readonly bySession = new Map<string, Set<Connection>>()
+  private readonly byWatchedRoom = new Map<string, Set<Connection>>()
 
   add(connection: Connection): void {
     addTo(this.byUser, connection.client.userID, connection)
@@ -93,6 +96,24 @@ export class Connections {
   remove(connection: Connection): void {
     removeFrom(this.byUser, connection.client.userID, connection)
     removeFrom(this.bySession, connection.client.sessionID, connection)
+    for (const roomID of [...connection.watching.keys()]) this.unwatch(connection, roomID)
+  }
+
+  /** The socket hears the room's frames from now on; `release` ends the hold that brings them here. */
+  watch(connection: Connection, roomID: string, release: () => void): void {
+    // Watched already: one hold is enough.
+    if (connection.watching.has(roomID)) {
+      release()
+      return
+    }
+    connection.watching.set(roomID, release)
+    addTo(this.byWatchedRoom, roomID, connection)
+  }
+
+  unwatch(connection: Connection, roomID: string): void {
+    connection.watching.get(roomID)?.()
+    connection.watching.delete(roomID)
+    removeFrom(this.byWatchedRoom, roomID, connection)
   }
 
   all(): Connection[] {
@@ -105,6 +126,10 @@ export class Connections {
     for (const userID of audience.userIDs ?? []) for (const c of this.byUser.get(userID) ?? []) targets.add(c)
     for (const sessionID of audience.sessionIDs ?? [])
       for (const c of this.bySession.get(sessionID) ?? []) targets.add(c)
+    const reachedUsers = new Set(audience.exceptUserIDs)
+    for (const roomID of audience.watchedRoomIDs ?? [])
+      for (const c of this.byWatchedRoom.get(roomID) ?? [])
+        if (!reachedUsers.has(c.client.userID)) targets.add(c)
     for (const c of targets) if (c.client.sessionID === audience.exceptSessionID) targets.delete(c)
     return targets
   }

@@ -33,16 +33,24 @@ export function frameListeners(
     afterCommit('typing.changed', async ({ roomID, user, typing, userIDs, followersOfRoom }) => {
       const hearing = await notBlockedBy(user.userID, await withFollowers(userIDs, followersOfRoom))
       const eventName = typing ? 'chat/startTyping' : 'chat/stopTyping'
-      if (hearing.length > 0) hub.publish({ userIDs: hearing }, { eventName, data: { roomID, user } })
+      const watchers = followersOfRoom === undefined ? {} : { watchedRoomIDs: [followersOfRoom] }
+      if (hearing.length > 0 || followersOfRoom !== undefined)
+        hub.publish({ userIDs: hearing, ...watchers }, { eventName, data: { roomID, user } })
     }),
     afterCommit('case.updated', ({ case: visitorCase, visitorUserID, agents }) => {
       if (visitorUserID !== undefined)
         hub.publish({ userIDs: [visitorUserID] }, { eventName: 'case/update', data: visitorCase })
       if (agents)
-        hub.publish({ userIDs: agents.userIDs }, { eventName: 'case/update', data: agents.agentCase })
+        hub.publish(
+          { userIDs: agents.userIDs, watchedRoomIDs: [agents.agentCase.roomID] },
+          { eventName: 'case/update', data: agents.agentCase },
+        )
     }),
-    afterCommit('note.added', ({ note, agentUserIDs, by }) => {
-      hub.publish({ userIDs: agentUserIDs }, { eventName: 'case/note', data: { caseID: note.caseID, note } })
+    afterCommit('note.added', ({ note, roomID, agentUserIDs, by }) => {
+      hub.publish(
+        { userIDs: agentUserIDs, watchedRoomIDs: [roomID] },
+        { eventName: 'case/note', data: { caseID: note.caseID, note } },
+      )
       if (note.mentions.length === 0) return
       hub.publish(
         { userIDs: note.mentions.map((id) => `agent:${id}`) },

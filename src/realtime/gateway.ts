@@ -11,6 +11,7 @@ import { toAppError } from '../http/errors.js'
 import { parseParams } from '../http/validation.js'
 import type { Clock } from '../lib/clock.js'
 import { jsonFault } from '../lib/formats.js'
+import { caseWatchFrame } from './case-watch.js'
 import { Connection, Connections, type Dialect, frameOf } from './connections.js'
 import {
   FLOOD_CLOSE_CODE,
@@ -93,6 +94,12 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
   const { presence, pingIntervalMs, maxBufferedBytes, clock } = options
   const { services } = app
   const connections = new Connections()
+  const watches = {
+    hub: services.hub,
+    connections,
+    roomOfCase: (organizationID: string, caseID: string) =>
+      services.cases.agentCases.roomOfCase(organizationID, caseID),
+  }
 
   // Before @fastify/websocket's own preClose, so sockets hear why they close.
   app.addHook('preClose', async () => {
@@ -145,8 +152,8 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
     frame: ClientFrame,
     limits: SocketLimits,
   ): Promise<unknown> => {
-    // Agents act through the agent API; their sockets only listen.
-    if (connection.isAgent) throw paramError('eventName', 'is invalid')
+    // Agents act through the agent API; their sockets only choose which cases they watch.
+    if (connection.isAgent) return caseWatchFrame(watches, connection, frame)
     switch (frame.eventName) {
       case 'chat/sendMessage':
         return services.messages.send(connection.client, parseParams(sendMessage, frame.data))
@@ -265,7 +272,8 @@ export async function gateway(app: FastifyInstance, options: GatewayOptions): Pr
         'Authorization: Bearer <accessToken>, or ?authorization=Bearer%20<accessToken> for browsers. ' +
         'Frames are {"eventName", "data"}: chat/sendMessage, chat/updateMessage, chat/startTyping, chat/stopTyping, ' +
         'user/status, case/update, session/revoked, chat/starred from the server; chat/sendMessage, ' +
-        'chat/updateMessage (an edit), chat/startTyping, chat/stopTyping from the client (an "id" in a client frame is echoed in its answer). A socket over ' +
+        'chat/updateMessage (an edit), chat/startTyping, chat/stopTyping from the client, case/watch and case/unwatch ' +
+        'from an agent (an "id" in a client frame is echoed in its answer). A socket over ' +
         'SOCKETS_PER_SESSION or SOCKETS_PER_USER is closed at once with code 4009.',
       tags: ['real time'],
       security: SECURITY.connect,

@@ -33,6 +33,11 @@ export interface Hub {
    */
   hold(userID: string): Promise<() => void>
   /**
+   * Frames for the sockets watching this room must reach this instance (one of its sockets starts
+   * watching it): resolves once they will, with what to call when it stops.
+   */
+  watch(roomID: string): Promise<() => void>
+  /**
    * Calls `listener` when events meant for this instance may have been lost (it lost Redis, or
    * another instance's events arrived with a gap): those sockets can no longer be told everything.
    */
@@ -69,6 +74,10 @@ export class LocalHub implements Hub {
 
   /** Every frame of this process reaches its subscribers already. */
   async hold(): Promise<() => void> {
+    return () => {}
+  }
+
+  async watch(): Promise<() => void> {
     return () => {}
   }
 

@@ -9,6 +9,7 @@ import {
   parseEnvelope,
   SESSIONS_CHANNEL,
   userChannel,
+  watchChannel,
 } from './channels.js'
 import { type Audience, type Frame, type Hub, LocalHub, type LossListener, type Subscriber } from './hub.js'
 import type { SubscriptionEvents, Subscriptions } from './subscriber-links.js'
@@ -88,6 +89,11 @@ export class RedisHub implements Hub {
   /** Subscribes to the user's channel (if no socket here had yet); resolves once Redis confirmed. */
   hold(userID: string): Promise<() => void> {
     return this.acquire(userChannel(userID))
+  }
+
+  /** Subscribes to the room's watch channel (if no socket here watched it yet); resolves once Redis confirmed. */
+  watch(roomID: string): Promise<() => void> {
+    return this.acquire(watchChannel(roomID))
   }
 
   onLoss(listener: LossListener): () => void {
@@ -208,12 +214,15 @@ export class RedisHub implements Hub {
     this.notices.unref()
   }
 
-  /** The sockets of these channels may have missed frames (all of them, for a channel not a user's). */
+  /** The sockets of these channels may have missed frames (all of them, for the sessions' channel). */
   private lost(channels: string[]): void {
     const audiences = channels.map(audienceOfChannel)
     const audience = audiences.includes(undefined)
       ? undefined
-      : { userIDs: audiences.flatMap((a) => a?.userIDs ?? []) }
+      : {
+          userIDs: audiences.flatMap((a) => a?.userIDs ?? []),
+          watchedRoomIDs: audiences.flatMap((a) => a?.watchedRoomIDs ?? []),
+        }
     for (const listener of this.lossListeners) {
       try {
         listener(audience)

@@ -9,7 +9,8 @@ import { createOrganization, roomHistory, type TestClient } from '../support/cli
 import { operator } from '../support/fixtures.js'
 
 // The case view in a real browser shows a visitor's edit ("edited", the new text) and reactions,
-// live, as the visitor makes them; the agent holding the case edits, reacts and pins there.
+// live, as the visitor makes them; the agent holding the case edits, reacts and pins there, and so
+// does an admin in a case assigned to someone else, which they see change live too.
 // Generous: a loaded machine runs two consoles and a server here.
 const WAIT = { timeout: 30_000 }
 
@@ -18,10 +19,11 @@ describe.skipIf(!hasChromium)('console: edits, reactions and pins in a case [sql
   let browser: Browser
   let page: Page
   let visitor: TestClient
+  let org: Awaited<ReturnType<typeof createOrganization>>
 
   beforeAll(async () => {
     server = await startServer('sqlite')
-    const org = await createOrganization(server)
+    org = await createOrganization(server)
     await server.app.services.agents.create(operator, org.organizationID, {
       email: 'ada@acme.test',
       fullName: 'Ada Admin',
@@ -101,5 +103,41 @@ describe.skipIf(!hasChromium)('console: edits, reactions and pins in a case [sql
     expect(history.find((m) => m.body === 'where is my order')).toMatchObject({ isPinned: true })
     await theirs(holder).getByRole('button', { name: 'Unpin' }).click()
     await pinned(viewer).waitFor({ state: 'detached', ...WAIT })
+  }, 150_000)
+
+  test('an admin sees the changes of a case assigned to another agent live, and acts in it', async () => {
+    const cy = await signInAgent(server, org.organizationID, 'cy@acme.test')
+    const shopper = await org.signIn('shopper-2')
+    const opened = await openCase(shopper, 'my order is wrong')
+    expect((await cy.call('/case/take', { id: opened.caseID })).status).toBe(200)
+    const reply = { id: opened.caseID, localID: 'c1', messageType: 'text', text: { body: 'Let me lok' } }
+    const replyID = (await cy.call('/case/send_message', reply)).json.data.message.messageID
+    await page.goto(`${server.url}/console/cases/${opened.caseID}`)
+    const ours = (text: string) => page.locator('.bubble-row.ours', { hasText: text })
+    const theirs = page.locator('.bubble-row.visitor', { hasText: 'my order is wrong' })
+    await ours('Let me lok').waitFor(WAIT)
+
+    // The case's agent edits, reacts and pins: the admin's view follows without a reload.
+    const visitorMessage = (await roomHistory(shopper, opened.roomID)).find(
+      (m) => m.body === 'my order is wrong',
+    )
+    await cy.call('/case/message/edit', { id: opened.caseID, messageID: replyID, body: 'Let me look' })
+    await ours('Let me look').getByText('edited').waitFor(WAIT)
+    const reaction = { id: opened.caseID, messageID: visitorMessage.messageID, emoji: '👍' }
+    await cy.call('/case/message/reaction/toggle', reaction)
+    await theirs.getByRole('list', { name: 'Reactions' }).getByText('👍 1').waitFor(WAIT)
+    await cy.call('/case/message/pin', { id: opened.caseID, messageIDs: [visitorMessage.messageID] })
+    await page.getByRole('region', { name: 'Pinned messages' }).getByText('1 pinned message').waitFor(WAIT)
+
+    // The admin reacts and replies there as its agent would.
+    await theirs.getByRole('button', { name: 'React', exact: true }).click()
+    await theirs.getByRole('button', { name: 'React with ✅' }).click()
+    await theirs.getByRole('button', { name: '✅ 1', pressed: true }).waitFor(WAIT)
+    await page.getByRole('textbox', { name: 'Reply', exact: true }).fill('I can help too')
+    await page.keyboard.press('Enter')
+    await ours('I can help too').waitFor(WAIT)
+    await expectNoAxeViolations(page, "an admin in another agent's case")
+    const history = await roomHistory(shopper, opened.roomID)
+    expect(history.find((m) => m.body === 'I can help too')).toBeDefined()
   }, 150_000)
 })

@@ -22,6 +22,15 @@ describe('channels', () => {
     expect(audienceOfChannel(SESSIONS_CHANNEL)).toBeUndefined()
   })
 
+  test("a watched case's frame goes on its room's channel, for watchers not reached as users", () => {
+    expect(channelsOf({ userIDs: ['agent:2'], watchedRoomIDs: ['9', '9'], exceptSessionID: 's' })).toEqual([
+      ['parley:user:agent:2', { userIDs: ['agent:2'], exceptSessionID: 's' }],
+      ['parley:watch:9', { watchedRoomIDs: ['9'], exceptUserIDs: ['agent:2'], exceptSessionID: 's' }],
+    ])
+    expect(channelsOf({ watchedRoomIDs: ['9'] })).toEqual([['parley:watch:9', { watchedRoomIDs: ['9'] }]])
+    expect(audienceOfChannel('parley:watch:9')).toEqual({ watchedRoomIDs: ['9'] })
+  })
+
   test('each channel is numbered on its own; a forgotten channel starts again at 1', () => {
     const numbers = new ChannelNumbers(2)
     expect([numbers.next('a'), numbers.next('a'), numbers.next('b'), numbers.current('a')]).toEqual([

@@ -24,10 +24,15 @@ import { VisitorRating } from './VisitorRating'
 
 /** One case: who and what, the chatbot's summary, the conversation, and what the agent can do. */
 export function CaseView({ caseID, backTo }: { caseID: string; backTo: string }) {
-  const { me, liveEpoch } = useWorkspace()
+  const { me, live, liveEpoch } = useWorkspace()
   const inbox = useInbox()
+  // The case's events come to this page whoever works the case (before it loads: none is missed).
+  useEffect(() => live.watch(caseID), [live, caseID])
   // Reloaded after a reconnection: messages of the gap were not sent to this page.
-  const detail = useLoad(() => call('case/get_by_id', { id: caseID }), [caseID, liveEpoch])
+  const detail = useLoad(async () => {
+    await live.watching(caseID)
+    return call('case/get_by_id', { id: caseID })
+  }, [caseID, liveEpoch])
   // What the socket tells counts as much as what a load answers, also while the load is under
   // way (its answer may be older): messages merge by ID, and the newest state of the case wins.
   const [messages, setMessages] = useState<Message[]>([])
@@ -56,7 +61,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
     ),
   )
   const shown = useMemo(() => messages.filter((message) => message.roomID === roomID), [messages, roomID])
-  const { mine, visitorTyping } = useCaseConversation(caseID, item, me.agentAccountID, shown)
+  const { mayAct, visitorTyping } = useCaseConversation(caseID, item, me, shown)
   const [, navigate] = useLocation()
   // A change that removes the focused control (Take case, Transfer, Close case) leaves the focus on
   // <body>: it goes on to what comes next, the reply box, Take case, or the closed case's notice.
@@ -64,7 +69,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
   useEffect(() => {
     if (document.activeElement && document.activeElement !== document.body) return
     document.querySelector<HTMLElement>('.case-view [data-focus-next]')?.focus()
-  }, [item?.status, mine])
+  }, [item?.status, mayAct])
   // After taking a case the reply box has the focus: answering is what comes next.
   const [focusReply, setFocusReply] = useState(false)
   /** After this agent's own change: the answer is the new state, and the list follows the case. */
@@ -88,7 +93,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
   }
   if (!item || !detail.data) return <div className="case-view" aria-busy="true" />
   const visitor = shown.find((m) => m.user.userID === item.userID)?.user.fullname || texts.transcript.visitor
-  const acting = mine ? { caseID, userID: `agent:${me.agentAccountID}`, onChanged: addMessages } : undefined
+  const acting = mayAct ? { caseID, userID: `agent:${me.agentAccountID}`, onChanged: addMessages } : undefined
   return (
     <div className="case-view" data-status={item.status} data-case-id={item.caseID}>
       <CaseHeader item={item} visitor={visitor} backTo={backTo} onChanged={changed} />
@@ -105,7 +110,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
         {visitorTyping && item.status !== 'closed' ? texts.caseView.typing(visitor) : ''}
       </p>
       <ReplyTabs caseID={caseID} onNote={(note) => addNotes([note])}>
-        {mine ? (
+        {mayAct ? (
           <Composer
             caseID={caseID}
             onSent={(message) => addMessages([message])}
@@ -185,7 +190,7 @@ function CaseActions({ item, onChanged }: { item: Case; onChanged: (item: Case) 
   )
 }
 
-/** Reply box of the agent holding the case, with transfer and close. */
+/** Reply box of the agent holding the case (or an admin), with transfer and close. */
 function Composer({
   caseID,
   item,

@@ -9,7 +9,7 @@ import '../messages.css'
 /** The quick reactions an agent picks from (any emoji works through the API). */
 const QUICK_REACTIONS = ['👍', '❤️', '😂', '🙏', '✅']
 
-/** What the agent holding a case may do with its messages; absent, the transcript only shows them. */
+/** What the agent holding a case (or an admin) may do with its messages; absent, the transcript only shows them. */
 export interface MessageActing {
   caseID: string
   /** The agent as messages name them: `agent:<id>`. */
@@ -19,7 +19,7 @@ export interface MessageActing {
 }
 
 /**
- * The emoji on a message, each with how many reacted with it; for the agent holding the case, each
+ * The emoji on a message, each with how many reacted with it; for those who act in the case, each
  * a button toggling theirs (pressed: they reacted with it).
  */
 export function Reactions({ message, acting }: { message: Message; acting?: MessageActing | undefined }) {
@@ -61,7 +61,7 @@ function useToggleReaction(message: Message, acting: MessageActing | undefined) 
 }
 
 /**
- * A message's actions for the agent holding the case: react (a few quick emoji), edit (their own
+ * A message's actions for those who act in the case: react (a few quick emoji), edit (their own
  * text messages), pin or unpin. `editing` swaps the message's text for a form (Enter saves, Escape
  * cancels; the focus goes back to Edit).
  */

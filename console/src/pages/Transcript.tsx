@@ -50,7 +50,7 @@ export function Transcript({
   notes?: Note[]
   visitorID: string
   before?: ReactNode
-  /** The agent holding the case: each message has its actions. */
+  /** Someone who acts in the case (its agent, an admin): each message has its actions. */
   acting?: MessageActing | undefined
 }) {
   const box = useRef<HTMLDivElement>(null)

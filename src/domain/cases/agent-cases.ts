@@ -21,6 +21,7 @@ import {
   type Trx,
   unchanged,
 } from './case-engine.js'
+import { notYours, requireActing } from './case-messages.js'
 import { caseOfOrganization } from './case-of-organization.js'
 import type { AgentCase, CaseRows, InboxFilter } from './case-rows.js'
 import { normalizeTags } from './case-tags.js'
@@ -39,8 +40,6 @@ export interface AgentCasesDependencies {
 }
 
 type Work = (trx: Trx, now: number) => Promise<Outcome>
-/** The case is not the agent's to act in. */
-export const notYours = () => new AppError('forbidden', 'case is not assigned to you')
 
 /** Agents' typing notices remembered for coalescing (one per agent and case); beyond, the oldest go. */
 const MAX_TYPING_CASES = 10_000
@@ -137,7 +136,7 @@ export class AgentCases {
     })
   }
 
-  /** An agent's reply in a case assigned to them. */
+  /** A reply of the case's agent, or of an admin. */
   send(
     agent: AgentIdentity,
     caseID: string,
@@ -145,23 +144,21 @@ export class AgentCases {
   ): Promise<Message> {
     const find = async (trx: Trx) => {
       const row = await this.agentCase(trx, agent, caseID, { lock: true })
-      if (row.status === 'closed') throw caseClosed()
-      if (row.agent_account_id !== agent.agentAccountID) throw notYours()
+      requireActing(agent, row)
       return row
     }
     return this.deps.engine.send(caseID, find, { senderID: `agent:${agent.agentAccountID}`, ...input })
   }
 
   /**
-   * The case's agent starts (or stops) typing: `chat/startTyping|stopTyping {roomID, user}` to the
+   * The case's agent (or an admin) starts (or stops) typing: `chat/startTyping|stopTyping {roomID, user}` to the
    * visitor, `user` being the agent as messages show them. Coalesced like a socket's notices: the
    * same notice again within 5 s is not relayed.
    */
   async typing(agent: AgentIdentity, caseID: string, typing: boolean): Promise<void> {
     const { db } = this.deps.database
     const row = await this.agentCase(db, agent, caseID)
-    if (row.status === 'closed') throw caseClosed()
-    if (row.status !== 'assigned' || row.agent_account_id !== agent.agentAccountID) throw notYours()
+    requireActing(agent, row)
     const eventName = typing ? 'chat/startTyping' : 'chat/stopTyping'
     const key = `${agent.agentAccountID}:${caseID}`
     if (!this.typingNotices.isNews(key, eventName)) return
@@ -209,6 +206,17 @@ export class AgentCases {
     })
     const access = await this.deps.rooms.snapshot(row.room_id)
     await this.deps.messages.announceUpdated(row.organization_id, access, read.reverse())
+  }
+
+  /** The room of a case of the organization, which any of its agents may view (and watch live). */
+  async roomOfCase(organizationID: string, caseID: string): Promise<string> {
+    const row = await caseOfOrganization(
+      this.deps.database.db,
+      this.deps.repositories.cases,
+      organizationID,
+      caseID,
+    )
+    return row.room_id
   }
 
   /** The agents following the case whose room this is (`agent:<id>`); none for other rooms. */

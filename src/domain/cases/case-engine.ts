@@ -261,8 +261,9 @@ export class CaseEngine {
       alsoUserIDs: agents,
     })
     if (outcome.changed) {
-      // Agents get the case as their lists show it: with its visitor and its last message.
-      const [agentCase] = agents.length > 0 ? await this.deps.rows.describe(row.organization_id, [row]) : []
+      // Agents get the case as their lists show it: with its visitor and its last message (also
+      // those only watching it, so even a case nobody follows is described).
+      const [agentCase] = await this.deps.rows.describe(row.organization_id, [row])
       await this.deps.happenings.tell('case.updated', {
         case: toCase(row),
         ...(outcome.agentsOnly ? {} : { visitorUserID: row.user_id }),

@@ -1,3 +1,4 @@
+import { AppError } from '../../errors/app-error.js'
 import type { Database } from '../../storage/database.js'
 import type { AgentIdentity } from '../agents/agent.js'
 import type { Message } from '../messages/message.js'
@@ -6,15 +7,27 @@ import type { MessageActor } from '../messages/message-changes.js'
 import type { MessageListPage, NumberedPage } from '../messages/pins.js'
 import type { Repositories } from '../repositories.js'
 import type { RoomsService } from '../rooms/rooms.service.js'
-import { notYours } from './agent-cases.js'
-import { caseClosed } from './case-engine.js'
+import { type CaseRow, caseClosed } from './case-engine.js'
 import { caseOfOrganization } from './case-of-organization.js'
+
+/** The case is not the agent's to act in. */
+export const notYours = () => new AppError('forbidden', 'case is not assigned to you')
+
+/**
+ * Who acts in a case's conversation (replies, types, edits their own messages, reacts, pins): while
+ * someone works it, its agent and the organization's admins, who supervise every case of it.
+ */
+export function requireActing(agent: AgentIdentity, row: Pick<CaseRow, 'status' | 'agent_account_id'>): void {
+  if (row.status === 'closed') throw caseClosed()
+  if (row.status !== 'assigned') throw notYours()
+  if (row.agent_account_id !== agent.agentAccountID && agent.role !== 'admin') throw notYours()
+}
 
 /**
  * What agents do with the messages of a case (docs/reference/agent-api.md#message-actions): edit
  * their own, react, pin and unpin. The rules are the client API's (the window, the limits, the
- * locks: MessageActions); who may act is the case's: the agent it is assigned to, while it is open,
- * as for replying. Any agent of the organization reads its pinned messages, as they read the case.
+ * locks: MessageActions); who may act is who may reply: the agent it is assigned to, and admins
+ * (requireActing). Any agent of the organization reads its pinned messages, as they read the case.
  */
 export class CaseMessages {
   constructor(
@@ -60,8 +73,7 @@ export class CaseMessages {
   ): Promise<MessageActor & { roomID: string }> {
     const { database, repositories } = this.deps
     const row = await caseOfOrganization(database.db, repositories.cases, agent.organizationID, caseID)
-    if (acting && row.status === 'closed') throw caseClosed()
-    if (acting && row.agent_account_id !== agent.agentAccountID) throw notYours()
+    if (acting) requireActing(agent, row)
     return {
       userID: `agent:${agent.agentAccountID}`,
       organizationID: agent.organizationID,

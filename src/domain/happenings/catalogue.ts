@@ -19,10 +19,16 @@ import type { User } from '../users/user.js'
 type CaseRow = Selectable<CasesTable>
 type MessageRow = Selectable<MessagesTable>
 
-/** Who hears of a happening on /connect: every device of these users, and/or these sessions. */
+/**
+ * Who hears of a happening on /connect: every device of these users, and/or these sessions, and/or
+ * the sockets watching these rooms (agents viewing a case: `case/watch`).
+ */
 export interface Audience {
   userIDs?: readonly string[]
   sessionIDs?: readonly string[]
+  watchedRoomIDs?: readonly string[]
+  /** Watchers that are these users have the frame through `userIDs` already: not twice. */
+  exceptUserIDs?: readonly string[]
   /** A session that already has the news (it sent the message): its sockets are skipped. */
   exceptSessionID?: string
 }
@@ -93,6 +99,8 @@ export interface CommittedHappenings {
   /** An agent wrote a note: the case's agents (`agent:<id>`) hear of it, the mentioned ones by name. */
   'note.added': {
     note: CaseNote
+    /** The case's room, whose watchers see the note too. */
+    roomID: string
     agentUserIDs: readonly string[]
     by: { agentAccountID: string; fullName: string }
   }

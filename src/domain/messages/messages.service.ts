@@ -260,10 +260,14 @@ export class MessagesService {
     return messages
   }
 
-  /** The room's participants, and those who follow it without being in it (a case's agents). */
+  /**
+   * The room's participants, those who follow it without being in it (a case's agents), and the
+   * sockets watching it (agents viewing the case).
+   */
   private audienceOf(access: RoomAccess, exceptSessionID?: string, alsoUserIDs: string[] = []) {
     return {
       userIDs: [...access.participants.map((p) => p.user_id), ...alsoUserIDs],
+      ...(access.room.type === RoomType.case ? { watchedRoomIDs: [access.room.id] } : {}),
       ...(exceptSessionID ? { exceptSessionID } : {}),
     }
   }

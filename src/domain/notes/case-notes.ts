@@ -121,7 +121,7 @@ export class CaseNotes {
     const following = await this.deps.followersOfRoom(roomID)
     const agentUserIDs = [...new Set([...following, `agent:${writer.agentAccountID}`])]
     const by = { agentAccountID: writer.agentAccountID, fullName: note.agentName }
-    await this.deps.happenings.tell('note.added', { note, agentUserIDs, by })
+    await this.deps.happenings.tell('note.added', { note, roomID, agentUserIDs, by })
   }
 
   /** The case, if it belongs to the agent's organization (as `case/get_by_id` shows it). */
