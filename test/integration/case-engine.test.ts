@@ -16,6 +16,8 @@ describeEachDatabase('the case engine', (dialect) => {
   let services: Services
   let client: ClientIdentity
   const events: Frame[] = []
+  /** The case/update frames the visitor was sent (watchers of the case get their own). */
+  let visitorUpdates = 0
   /** System messages whose action is listed here fail to be stored (as a dropped connection would). */
   const failing = new Set<string>()
 
@@ -37,7 +39,10 @@ describeEachDatabase('the case engine', (dialect) => {
       files: testFileStorage(testDatabase.dataDir),
       repositories: { ...repositories, messages: { ...repositories.messages, storeMessage } },
     })
-    services.hub.subscribe((_audience, event) => events.push(event))
+    services.hub.subscribe((audience, event) => {
+      events.push(event)
+      if (event.eventName === 'case/update' && audience.userIDs?.includes(client.userID)) visitorUpdates++
+    })
     const organization = await services.organizations.create(operator, 'Acme')
     const device = { ipAddress: '203.0.113.7', userAgent: 'test', platform: 'web', deviceID: 'd1' }
     const { userID } = await services.tickets.issue(
@@ -62,6 +67,7 @@ describeEachDatabase('the case engine', (dialect) => {
     expect(opened.status).toBe('queued')
     const before = await roomMessages(opened.roomID)
     events.length = 0
+    visitorUpdates = 0
 
     failing.add('case/close')
     await expect(services.cases.visitorCases.close(client, opened.caseID)).rejects.toThrow(
@@ -76,12 +82,13 @@ describeEachDatabase('the case engine', (dialect) => {
     const closed = await services.cases.visitorCases.close(client, opened.caseID)
     expect(closed.status).toBe('closed')
     expect(await roomMessages(opened.roomID)).toEqual([...before, 'The case was closed by the visitor'])
-    expect(events.filter((event) => event.eventName === 'case/update')).toHaveLength(1)
+    expect(visitorUpdates).toBe(1)
   })
 
   test('changes of one case run one after another: of two closes at once, one closes, one finds it closed', async () => {
     const opened = await services.cases.visitorCases.create(client, { message: 'Again' })
     events.length = 0
+    visitorUpdates = 0
     const [first, second] = await Promise.all([
       services.cases.visitorCases.close(client, opened.caseID),
       services.cases.visitorCases.close(client, opened.caseID),
@@ -91,6 +98,6 @@ describeEachDatabase('the case engine', (dialect) => {
       body.startsWith('The case was closed'),
     )
     expect(closings).toHaveLength(1)
-    expect(events.filter((event) => event.eventName === 'case/update')).toHaveLength(1)
+    expect(visitorUpdates).toBe(1)
   })
 })
