@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -96,7 +96,8 @@ export async function freshStorage(
   postgresURL?: string,
 ): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const DATA_DIR = mkdtempSync(join(tmpdir(), 'parley-bench-'))
-  if (!postgresURL) return { env: { DATA_DIR }, drop: async () => {} }
+  const removeDir = () => rmSync(DATA_DIR, { recursive: true, force: true })
+  if (!postgresURL) return { env: { DATA_DIR }, drop: async () => removeDir() }
   const name = `parley_bench_${process.pid}`
   const admin = new pg.Client({ connectionString: postgresURL })
   await admin.connect()
@@ -113,6 +114,7 @@ export async function freshStorage(
     drop: async () => {
       await admin.query(`drop database if exists ${name} with (force)`)
       await admin.end()
+      removeDir()
     },
   }
 }
