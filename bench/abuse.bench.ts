@@ -105,10 +105,15 @@ async function probed(
   attack: () => Promise<Record<string, number>>,
 ): Promise<AbuseFigures> {
   const probe = await startProbe(service.url)
-  await new Promise((resolve) => setTimeout(resolve, 1000))
-  const answers = await attack()
-  if (Object.keys(answers).length === 0) await new Promise((resolve) => setTimeout(resolve, DURATION * 1000))
-  return { name, answers, ...(await probe.stop()) }
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const answers = await attack()
+    if (Object.keys(answers).length === 0)
+      await new Promise((resolve) => setTimeout(resolve, DURATION * 1000))
+    return { name, answers, ...(await probe.stop()) }
+  } finally {
+    probe.kill()
+  }
 }
 
 /** The lister in ROOMS group rooms with the peer: UNREAD_ROOMS with UNREAD unread messages, the rest with one. */

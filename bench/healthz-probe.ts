@@ -1,5 +1,5 @@
 // Asks <url>/healthz every 20 ms and prints its latencies (ms; null for a failed probe) as one JSON
-// line on SIGUSR2 (those since the last line) and on SIGTERM (then ends): the probe of the hostile
+// line on SIGUSR2 (those since the last line) and on SIGTERM or when its stdin ends (then ends): the probe of the hostile
 // runs (abuse.bench.ts, hostile.ts, through probe.ts), in a process of its own so that the attack's
 // load generator does not delay it. Its first line, "ready", says the signals are handled.
 const url = `${process.argv[2]}/healthz`
@@ -10,9 +10,12 @@ const report = () => {
   latencies = []
 }
 process.on('SIGUSR2', report)
-process.on('SIGTERM', () => {
+const stop = () => {
   running = false
-})
+}
+process.on('SIGTERM', stop)
+// Its parent gone (a benchmark that crashed), it ends too: stdin is the parent's pipe.
+process.stdin.on('end', stop).resume()
 console.log('ready')
 while (running) {
   const started = performance.now()
@@ -22,3 +25,5 @@ while (running) {
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, 20 - (performance.now() - started))))
 }
 report()
+// Its stdin no longer holds the process open.
+process.stdin.destroy()

@@ -113,6 +113,7 @@ async function main(): Promise<void> {
   const service = await startService(['dist/main.js'], { ...storage.env, LOG_LEVEL: 'error' })
   // Even if this process ends abruptly, the server does not outlive it.
   process.on('exit', () => service.child.kill())
+  let probe: Probe | undefined
   try {
     execFileSync('prlimit', ['--pid', String(service.child.pid), `--nofile=${FD_LIMIT}:${FD_LIMIT}`])
     const url = new URL(service.url)
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
     const visitor = await signIn(post, serverKey, 'visitor')
     const other = await signIn(post, serverKey, 'other')
     const token = visitor.auth.authorization.replace('Bearer ', '')
-    const probe = await startProbe(service.url)
+    probe = await startProbe(service.url)
     // This thread only: the server and the probe started before, at the usual priority.
     setPriority(19)
     console.log(`file descriptors limited to ${FD_LIMIT}; each attack runs ${PHASE_MS / 1000} s`)
@@ -131,6 +132,7 @@ async function main(): Promise<void> {
     await phase(probe, 'deep JSON', () => deepJSON(service.url, token, other.userID))
     await probe.stop()
   } finally {
+    probe?.kill()
     await service.stop()
     await storage.drop()
   }

@@ -31,12 +31,14 @@ export interface Probe {
   figures(): Promise<ProbeFigures>
   /** Ends the probe: the figures since the last call. */
   stop(): Promise<ProbeFigures>
+  /** Ends the probe at once, if it still runs (a benchmark that failed): no figures. */
+  kill(): void
 }
 
 /** Starts healthz-probe.ts against `url` in a process of its own; answers once it probes. */
 export async function startProbe(url: string): Promise<Probe> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/healthz-probe.ts', url], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   })
   const exited = once(child, 'exit')
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
@@ -60,6 +62,9 @@ export async function startProbe(url: string): Promise<Probe> {
       const figures = await latencies()
       await exited
       return figures
+    },
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     },
   }
 }
