@@ -117,8 +117,55 @@ function useMarkRead(caseID: string, mine: boolean, visitorID: string | undefine
   }, [caseID, mine, visible, newest])
 }
 
-/** `list` with `more` added (a message known twice is kept once, in its latest form), oldest first. */
-export function merged(list: Message[], more: Message[]): Message[] {
+/**
+ * A case's messages in their latest form, from its loads and from what is heard meanwhile (live
+ * events, this agent's own sends and changes). A load may answer with a message older than one
+ * heard while it was under way (it read before that change was saved): a message heard since the
+ * load began keeps its heard form.
+ */
+export function useCaseMessages() {
+  const [messages, setMessages] = useState<Message[]>([])
+  const [heard] = useState(() => new Heard())
+  const hear = useCallback(
+    (more: Message[]) => {
+      heard.hear(more)
+      setMessages((list) => merged(list, more))
+    },
+    [heard],
+  )
+  /** Adds what a load begun at `mark` (taken from `heard.mark()`) answered. */
+  const loaded = useCallback(
+    (answer: Message[], mark: number) => {
+      const fresh = heard.unheardSince(answer, mark)
+      setMessages((list) => merged(list, fresh))
+    },
+    [heard],
+  )
+  return { messages, heard, hear, loaded }
+}
+
+/** When each message was last heard, in a count of messages heard. */
+export class Heard {
+  private count = 0
+  private last = new Map<string, number>()
+
+  /** Taken as a load begins. */
+  mark(): number {
+    return this.count
+  }
+
+  hear(messages: Message[]): void {
+    for (const message of messages) this.last.set(message.messageID, ++this.count)
+  }
+
+  /** What a load begun at `mark` answered, less the messages heard since it began. */
+  unheardSince(answer: Message[], mark: number): Message[] {
+    return answer.filter((message) => (this.last.get(message.messageID) ?? 0) <= mark)
+  }
+}
+
+/** `list` with `more` added (a message known twice is kept once, in the form added last), oldest first. */
+function merged(list: Message[], more: Message[]): Message[] {
   const byID = new Map(list.map((message) => [message.messageID, message]))
   for (const message of more) byID.set(message.messageID, message)
   return [...byID.values()].sort((a, b) => a.created - b.created)

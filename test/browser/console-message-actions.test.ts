@@ -10,7 +10,8 @@ import { operator } from '../support/fixtures.js'
 
 // The case view in a real browser shows a visitor's edit ("edited", the new text) and reactions,
 // live, as the visitor makes them; the agent holding the case edits, reacts and pins there, and so
-// does an admin in a case assigned to someone else, which they see change live too.
+// does an admin in a case assigned to someone else, which they see change live too. A load's
+// answer older than what the socket told meanwhile does not undo it.
 // Generous: a loaded machine runs two consoles and a server here.
 const WAIT = { timeout: 30_000 }
 
@@ -55,7 +56,51 @@ describe.skipIf(!hasChromium)('console: edits, reactions and pins in a case [sql
     await visitor.call('/v1/chat/message/reaction/toggle', { messageID: first.messageID, emoji: '🙏' })
     await edited.getByRole('list', { name: 'Reactions' }).getByText('🙏 1').waitFor(WAIT)
     await expectNoAxeViolations(page, 'case with an edited message and a reaction')
-  })
+  }, 150_000)
+
+  test("an edit heard while the case loads is not undone by the load's older answer", async () => {
+    const viewer = await signedInConsole(browser, server.url, 'ada@acme.test')
+    let editsHeard = 0
+    viewer.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        if (String(payload).includes('"chat/updateMessage"')) editsHeard++
+      }),
+    )
+    await viewer.reload()
+    await viewer.locator('[data-live="open"]').waitFor(WAIT)
+    const shopper = await org.signIn('shopper-3')
+    const opened = await openCase(shopper, 'my parcel is lots')
+    const first = (await roomHistory(shopper, opened.roomID)).find((m) => m.body === 'my parcel is lots')
+    // The case's load reads the message; the visitor edits it; the edit reaches the console; and
+    // only then does the load's answer.
+    let answer!: () => void
+    const answered = new Promise<void>((resolve) => (answer = resolve))
+    let read!: () => void
+    const wasRead = new Promise<void>((resolve) => (read = resolve))
+    await viewer.route(
+      '**/case/get_by_id',
+      async (route) => {
+        const response = await route.fetch()
+        read()
+        await answered
+        await route.fulfill({ response })
+      },
+      { times: 1 },
+    )
+    // Opened from within the console, whose socket is open: the case is watched before it loads.
+    const path = JSON.stringify(`/console/cases/${opened.caseID}`)
+    await viewer.evaluate(
+      `history.pushState(null, '', ${path}); dispatchEvent(new PopStateEvent('popstate'))`,
+    )
+    await wasRead
+    const edit = { messageID: first.messageID, body: 'my parcel is lost' }
+    expect((await shopper.call('/v1/chat/message/edit', edit)).status).toBe(200)
+    await expect.poll(() => editsHeard, WAIT).toBe(1)
+    answer()
+    const bubble = viewer.locator('.bubble-row.visitor', { hasText: 'my parcel is lost' })
+    await bubble.getByText('edited').waitFor(WAIT)
+    await viewer.context().close()
+  }, 150_000)
 
   test('the agent holding the case edits, reacts and pins by keyboard; their other console sees it live', async () => {
     const org = await createOrganization(server, 'Keys')

@@ -20,12 +20,15 @@ describeEachDatabase('who agents are talking to', (dialect) => {
 
   beforeAll(async () => {
     const testDatabase = await createTestDatabase(dialect)
+    // The ID lease's renewal (every 10 s) and the scheduled messages' poll (every second) run on
+    // timers of their own, whichever request they fall in: only the other queries count.
+    const background = /"(id_worker_leases|scheduled_messages)"/
     const counting: KyselyPlugin = {
-      transformQuery: (args) => args.node,
-      transformResult: async (args) => {
-        queries++
-        return args.result
+      transformQuery: (args) => {
+        if (!background.test(JSON.stringify(args.node))) queries++
+        return args.node
       },
+      transformResult: async (args) => args.result,
     }
     const { database } = testDatabase
     server = await startServer({

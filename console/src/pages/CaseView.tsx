@@ -2,7 +2,7 @@ import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, us
 import { Link, useLocation } from 'wouter'
 import { call } from '../api'
 import { EmptyState, ErrorNote } from '../components/ui'
-import { merged, useCaseConversation, useTypingNotices } from '../conversation'
+import { useCaseConversation, useCaseMessages, useTypingNotices } from '../conversation'
 import { useAction, useLoad } from '../hooks'
 import { tabOf, useInbox } from '../inbox'
 import { useShortcut } from '../keyboard'
@@ -28,25 +28,25 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
   const inbox = useInbox()
   // The case's events come to this page whoever works the case (before it loads: none is missed).
   useEffect(() => live.watch(caseID), [live, caseID])
+  // What the socket tells counts as much as what a load answers, also while the load is under
+  // way (its answer may be older): see useCaseMessages; and the newest state of the case wins.
+  const { messages, heard, hear, loaded } = useCaseMessages()
   // Reloaded after a reconnection: messages of the gap were not sent to this page.
   const detail = useLoad(async () => {
     await live.watching(caseID)
-    return call('case/get_by_id', { id: caseID })
+    const mark = heard.mark()
+    return { ...(await call('case/get_by_id', { id: caseID })), mark }
   }, [caseID, liveEpoch])
-  // What the socket tells counts as much as what a load answers, also while the load is under
-  // way (its answer may be older): messages merge by ID, and the newest state of the case wins.
-  const [messages, setMessages] = useState<Message[]>([])
   const [item, setItem] = useState<Case>()
-  const addMessages = useCallback((more: Message[]) => setMessages((list) => merged(list, more)), [])
   const newer = useCallback(
     (next: Case) => setItem((known) => (known && known.updated > next.updated ? known : next)),
     [],
   )
   useEffect(() => {
     if (!detail.data) return
-    addMessages(detail.data.messages)
+    loaded(detail.data.messages, detail.data.mark)
     newer(detail.data.case)
-  }, [detail.data, addMessages, newer])
+  }, [detail.data, loaded, newer])
   const roomID = item?.roomID
   const { notes, add: addNotes } = useCaseNotes(caseID, detail.data?.notes)
   useLiveEvents(
@@ -54,10 +54,10 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
       (event: LiveEvent) => {
         // Until the case is loaded its room is unknown: keep every message (new or updated), show its room's.
         const isMessage = event.eventName === 'chat/sendMessage' || event.eventName === 'chat/updateMessage'
-        if (isMessage && (!roomID || event.data.roomID === roomID)) addMessages([event.data])
+        if (isMessage && (!roomID || event.data.roomID === roomID)) hear([event.data])
         if (event.eventName === 'case/update' && event.data.caseID === caseID) newer(event.data)
       },
-      [roomID, caseID, addMessages, newer],
+      [roomID, caseID, hear, newer],
     ),
   )
   const shown = useMemo(() => messages.filter((message) => message.roomID === roomID), [messages, roomID])
@@ -93,7 +93,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
   }
   if (!item || !detail.data) return <div className="case-view" aria-busy="true" />
   const visitor = shown.find((m) => m.user.userID === item.userID)?.user.fullname || texts.transcript.visitor
-  const acting = mayAct ? { caseID, userID: `agent:${me.agentAccountID}`, onChanged: addMessages } : undefined
+  const acting = mayAct ? { caseID, userID: `agent:${me.agentAccountID}`, onChanged: hear } : undefined
   return (
     <div className="case-view" data-status={item.status} data-case-id={item.caseID}>
       <CaseHeader item={item} visitor={visitor} backTo={backTo} onChanged={changed} />
@@ -113,7 +113,7 @@ export function CaseView({ caseID, backTo }: { caseID: string; backTo: string })
         {mayAct ? (
           <Composer
             caseID={caseID}
-            onSent={(message) => addMessages([message])}
+            onSent={(message) => hear([message])}
             onChanged={changed}
             item={item}
             focus={focusReply}
