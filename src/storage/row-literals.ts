@@ -5,29 +5,17 @@
  * garbage per message that way, a quarter of what a message allocates on SQLite.
  */
 
-/** A column's value that every row made by a literal has (a number, a string or null). */
-export type FixedValue = number | string | null
-
-/**
- * `(source) => ({ [key]: source[from], ..., [fixedKey]: value, ... })` for each [key, from] of
- * `entries` and each column of `fixed`.
- */
+/** `(source) => ({ [key]: source[from], ... })` for each [key, from] of `entries`. */
 export function literalOf<S>(
   entries: readonly (readonly [key: string, from: string | number])[],
-  fixed: Readonly<Record<string, FixedValue>> = {},
 ): (source: S) => Record<string, unknown> {
-  const properties = [
-    ...entries.map(([key, from]) => `${propertyKey(key)}: source[${JSON.stringify(from)}]`),
-    ...Object.entries(fixed).map(([key, value]) => `${propertyKey(key)}: ${JSON.stringify(value)}`),
-  ]
-  // Keys, sources and fixed values are written by JSON.stringify: names and literals, never code.
+  const properties = entries.map(([key, from]) => {
+    // A literal's __proto__ would set the prototype, not a column.
+    if (key === '__proto__') throw new Error('a row cannot have a column named __proto__')
+    return `${JSON.stringify(key)}: source[${JSON.stringify(from)}]`
+  })
+  // Keys and sources are quoted by JSON.stringify: column names, never code.
   return new Function('source', `return { ${properties.join(', ')} }`) as (
     source: S,
   ) => Record<string, unknown>
-}
-
-function propertyKey(key: string): string {
-  // A literal's __proto__ would set the prototype, not a column.
-  if (key === '__proto__') throw new Error('a row cannot have a column named __proto__')
-  return JSON.stringify(key)
 }

@@ -1,11 +1,10 @@
 import { type Kysely, type Selectable, sql } from 'kysely'
 import { prepareQuery } from '../../storage/prepared.js'
-import { picker } from '../../storage/rows.js'
 import type { MessagesTable, Schema } from '../../storage/schema.js'
 import { RoomType } from '../rooms/room.js'
 import { type RoomRead, roomReadOf, roomReadRows } from '../rooms/room-read.repository.js'
 import { restoreLastMessageCreated } from '../rooms/rooms.repository.js'
-import { FRESH_MESSAGE, MESSAGE_COLUMNS } from './store-message.js'
+import { MESSAGE_COLUMNS } from './store-message.js'
 
 // PostgreSQL: sends, any number of them, as one statement, one round trip and one commit. It stores
 // each message only if its sender may send there (the checks of rooms.sendAccess, in SQL) and
@@ -54,22 +53,16 @@ async function storedOf(
   const read = roomReadOf(rows)
   const [first] = rows
   if (!read || !first || first.bumped === null) return { read, stored: undefined }
-  if (first.m_id !== null) {
-    read.room.last_message_created = Number(first.bumped)
-    return { read, stored: pickMessage(first) }
+  if (first.stored !== null) {
+    const created = Number(first.bumped)
+    read.room.last_message_created = created
+    return { read, stored: { ...row, created } }
   }
   // Stored by a concurrent retry (or an earlier send of this batch with the same localID) between
   // the statement's snapshot and its insert.
   await restoreLastMessageCreated(db, row.room_id, Number(first.bumped))
   return { read, stored: undefined }
 }
-
-// One literal with FRESH_MESSAGE's columns in it: spreading them onto the picked columns made
-// every stored message an object of its own shape, slow to make and to read (docs/benchmarks.md,
-// "Real time": 5.4 of the send's CPU seconds in a profile).
-const pickMessage = picker('m_', MESSAGE_COLUMNS, FRESH_MESSAGE) as unknown as (
-  row: Record<string, unknown>,
-) => Selectable<MessagesTable>
 
 interface Columns {
   ids: string[]
@@ -102,9 +95,6 @@ function columnsOf(sends: readonly StoreInRoom[]): Columns {
   }
 }
 
-const aliased = (table: string, prefix: string, columns: readonly string[]) =>
-  sql.raw(columns.map((c) => `${table}.${c} as ${prefix}${c}`).join(', '))
-
 // Every lookup is per send, by primary key or unique index, whatever PostgreSQL believes of the
 // tables' sizes: it plans this statement once per connection, often while they are small, and a
 // join it may run as a hash of a whole table would then read all of it per batch. OFFSET 0 keeps
@@ -120,7 +110,7 @@ const aliased = (table: string, prefix: string, columns: readonly string[]) =>
 //   max(last + k, max over j <= k of (now(j) - j) + k).
 // - `bump` moves each room to its newest; `stored` inserts (a concurrent retry may win: nothing).
 // The answer: per send, in order, its room's rows as selectRoomRead gives them (read before the
-// statement, as sendAccess expects), with `bumped` and the stored message's columns as m_*.
+// statement, as sendAccess expects), with `bumped` and, for a message stored, `stored` (its ID).
 const storeAndRead = prepareQuery(
   'messages.storeInRooms',
   (db, args: Columns) => {
@@ -174,9 +164,9 @@ const storeAndRead = prepareQuery(
           c.created, i.now, 0
         from created c join input i on i.ord = c.ord order by c.ord
         on conflict (sender_id, local_id, room_id) do nothing
-        returning *
+        returning id
       )
-      select i.ord, read.*, c.created as bumped, ${aliased('s', 'm_', MESSAGE_COLUMNS)}
+      select i.ord, read.*, c.created as bumped, s.id as stored
       from input i
       cross join lateral (${roomReadRows(db, sql`r.id = i.room_id`, sql`p.user_id in (i.sender_id, i.recipient_id)`)}
         offset 0) read
