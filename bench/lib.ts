@@ -119,15 +119,19 @@ export async function freshStorage(
   }
 }
 
-/** A new organization and its server key, made with the CLI. */
-export function newOrganization(env: Record<string, string>): { organizationID: string; serverKey: string } {
-  const { organizationID } = cli(['org', 'create', '--name', 'Bench'], env)
-  const { serverKey } = cli(['server-key', 'create', '--org', organizationID as string], env)
+/** A new organization and its server key, made with the CLI (of the build in `root`). */
+export function newOrganization(
+  env: Record<string, string>,
+  root = '.',
+): { organizationID: string; serverKey: string } {
+  const { organizationID } = cli(['org', 'create', '--name', 'Bench'], env, root)
+  const { serverKey } = cli(['server-key', 'create', '--org', organizationID as string], env, root)
   return { organizationID: organizationID as string, serverKey: serverKey as string }
 }
 
-export function cli(args: string[], env: Record<string, string>): Record<string, string> {
+export function cli(args: string[], env: Record<string, string>, root = '.'): Record<string, string> {
   const out = execFileSync(process.execPath, ['dist/cli/main.js', ...args, '--json'], {
+    cwd: root,
     env: { PATH: process.env.PATH ?? '', CHATBOT_URL_ALLOW: LOCAL_BOTS, ...env },
   })
   return JSON.parse(out.toString())

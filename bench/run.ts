@@ -4,6 +4,7 @@ import { benchDelivery, printDelivery } from './delivery.bench.js'
 import { benchHistory } from './history.bench.js'
 import { benchInstances, instanceCounts, printInstances } from './instances.bench.js'
 import { type Figures, load, printTable, startService } from './lib.js'
+import { benchBuilds, printBuilds } from './realtime/builds.bench.js'
 import { benchAgainstSocketIO, benchRealtime, benchRelay, printRealtime } from './realtime/realtime.bench.js'
 import { benchReports, printReports } from './reports.bench.js'
 import { benchScale, printScale } from './scale.bench.js'
@@ -21,12 +22,15 @@ import { benchWebhook } from './webhook.bench.js'
 const postgresURL =
   process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 // `npm run bench -- --scale`: only how costs grow with the data (see scale.bench.ts);
-// `npm run bench -- --instances 1,2,4,8`: only how they grow with instances (instances.bench.ts).
+// `npm run bench -- --instances 1,2,4,8`: only how they grow with instances (instances.bench.ts);
+// `npm run bench -- --builds`: only a send in the builds BENCH_PARLEY names (builds.bench.ts).
 const only = process.argv.includes('--scale')
   ? 'scale'
   : process.argv.includes('--instances')
     ? 'instances'
-    : process.env.BENCH_ONLY
+    : process.argv.includes('--builds')
+      ? 'builds'
+      : process.env.BENCH_ONLY
 
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: postgresURL })
@@ -121,6 +125,10 @@ if (!only || only === 'instances') {
   if (await postgresReachable())
     printInstances(await benchInstances(postgresURL, instanceCounts(process.argv)))
   else console.log(`Instances skipped: ${postgresURL} is not reachable`)
+}
+if (only === 'builds') {
+  const servers = (process.env.BENCH_PARLEY ?? 'dist/main.js').split(',')
+  printBuilds(await benchBuilds(postgresURL, servers))
 }
 if (only === 'scale') {
   const rows = [await benchScale('SQLite')]
