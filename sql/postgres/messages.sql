@@ -46,9 +46,9 @@ with input as materialized (
   from created c join input i on i.ord = c.ord
   order by c.ord
   on conflict (sender_id, local_id, room_id) do nothing
-  returning *
+  returning id
 )
-select i.ord, read.*, c.created as bumped, s.id as m_id, s.room_id as m_room_id, s.sender_id as m_sender_id, s.local_id as m_local_id, s.type as m_type, s.body as m_body, s.data as m_data, s.quote as m_quote, s.reply_to as m_reply_to, s.created as m_created, s.updated as m_updated, s.is_deleted as m_is_deleted
+select i.ord, read.*, c.created as bumped, s.id as stored
 from input i cross join lateral ((select "r"."id" as "r_id", "r"."organization_id" as "r_organization_id", "r"."type" as "r_type", "r"."name" as "r_name", "r"."image_url" as "r_image_url", "r"."created" as "r_created", "r"."updated" as "r_updated", "r"."last_message_created" as "r_last_message_created", "r"."agents_read_up_to" as "r_agents_read_up_to", "r"."message_changes" as "r_message_changes", "r"."xc_room_id" as "r_xc_room_id", "r"."photo_file_id" as "r_photo_file_id", "r"."deleted_at" as "r_deleted_at", "p"."room_id" as "p_room_id", "p"."user_id" as "p_user_id", "p"."joined" as "p_joined", "p"."read_up_to" as "p_read_up_to", "p"."delivered_up_to" as "p_delivered_up_to", "p"."is_admin" as "p_is_admin", "p"."cleared_up_to" as "p_cleared_up_to", "u"."id" as "u_id", "u"."organization_id" as "u_organization_id", "u"."xc_user_id" as "u_xc_user_id", "u"."full_name" as "u_full_name", "u"."email" as "u_email", "u"."phone" as "u_phone", "u"."username" as "u_username", "u"."photo_thumbnail_url" as "u_photo_thumbnail_url", "u"."photo_fullsize_url" as "u_photo_fullsize_url", "u"."user_role_code" as "u_user_role_code", "u"."bio" as "u_bio", "u"."created" as "u_created", "u"."updated" as "u_updated", "u"."deactivated_at" as "u_deactivated_at", "u"."deleted_at" as "u_deleted_at" from "rooms" as "r" left join "room_participants" as "p" on "p"."room_id" = "r"."id" left join "users" as "u" on "u"."id" = "p"."user_id" and p.user_id in (i.sender_id, i.recipient_id) where r.id = i.room_id order by "p"."joined", "p"."user_id") offset 0) read
 left join created c on c.ord = i.ord
 left join stored s on s.id = i.id
