@@ -8,13 +8,13 @@ import { closeTarget, measureRate, openTarget, type RateFigures, type Target } f
 
 // `BENCH_PARLEY=dist/main.js,<before>/dist/main.js npm run bench -- --builds`: a send on PostgreSQL
 // in each build, the builds up at once (SOCKETS sockets each, a database each) and measured in
-// alternated rounds of ROUND_SECONDS at RATE msg/s. The server started first measured 5-15 % more
+// alternated rounds of ROUND_SECONDS at RATE msg/s. The server started first measured 7-17 % more
 // CPU than the one started after it, whichever build it was, and alternating rounds does not
 // cancel that: the whole run is made twice, the builds started in one order and then in the other.
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 10_000)
 const RATE = Number(process.env.BENCH_BUILDS_RATE ?? 1000)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const ROUND_SECONDS = Number(process.env.BENCH_DURATION ?? 10)
 
 export interface BuildFigures {
