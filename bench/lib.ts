@@ -91,14 +91,14 @@ export async function startService(
   }
 }
 
-/** A fresh Parley data directory (SQLite) or a fresh PostgreSQL database. */
+/** A fresh Parley data directory (SQLite) or a fresh PostgreSQL database (named `name`). */
 export async function freshStorage(
   postgresURL?: string,
+  name = `parley_bench_${process.pid}`,
 ): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const DATA_DIR = mkdtempSync(join(tmpdir(), 'parley-bench-'))
   const removeDir = () => rmSync(DATA_DIR, { recursive: true, force: true })
   if (!postgresURL) return { env: { DATA_DIR }, drop: async () => removeDir() }
-  const name = `parley_bench_${process.pid}`
   const admin = new pg.Client({ connectionString: postgresURL })
   await admin.connect()
   await admin.query(`drop database if exists ${name}`)

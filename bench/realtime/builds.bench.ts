@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import pg from 'pg'
-import { newOrganization, poster, signIn, startService } from '../lib.js'
-import { type Dial, pool } from './links.js'
-import { closeTarget, measureRate, openTarget, type RateFigures, type Target } from './load.js'
+import { dirname, resolve } from 'node:path'
+import { measureRate, type RateFigures } from './load.js'
+import { type Running, startParley } from './realtime.bench.js'
 
 // `BENCH_PARLEY=dist/main.js,<before>/dist/main.js npm run bench -- --builds`: a send on PostgreSQL
 // in each build, the builds up at once (SOCKETS sockets each, a database each) and measured in
@@ -22,18 +18,13 @@ export interface BuildFigures {
   rounds: RateFigures[]
 }
 
-interface Running {
-  server: string
-  target: Target
-  stop(): Promise<void>
-}
-
 export async function benchBuilds(postgresURL: string, servers: string[]): Promise<BuildFigures[]> {
   const figures = servers.map((server): BuildFigures => ({ server, rounds: [] }))
   for (const order of [servers, [...servers].reverse()]) {
-    const running: Running[] = []
+    const running: (Running & { server: string })[] = []
     try {
-      for (const server of order) running.push(await startBuild(postgresURL, server, servers.indexOf(server)))
+      for (const server of order)
+        running.push({ server, ...(await startBuild(postgresURL, servers, server)) })
       for (let round = 0; round < ROUNDS; round++)
         for (const build of round % 2 === 0 ? running : [...running].reverse())
           figures[servers.indexOf(build.server)]?.rounds.push(
@@ -46,58 +37,16 @@ export async function benchBuilds(postgresURL: string, servers: string[]): Promi
   return figures
 }
 
-/** The build's server on a database of its own, its sockets open; its CLI makes the organization. */
-async function startBuild(postgresURL: string, server: string, index: number): Promise<Running> {
-  const name = `parley_builds_${process.pid}_${index}`
-  const admin = new pg.Client({ connectionString: postgresURL })
-  await admin.connect()
-  await admin.query(`drop database if exists ${name} with (force)`)
-  await admin.query(`create database ${name}`)
-  const url = new URL(postgresURL)
-  url.pathname = `/${name}`
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-bench-'))
-  const env = {
-    DATA_DIR: dataDir,
-    DATABASE_URL: url.toString(),
-    PARLEY_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'),
-    CONNECTIONS_PER_ADDRESS: '0',
-  }
-  const drop = async () => {
-    await admin.query(`drop database if exists ${name} with (force)`)
-    await admin.end()
-    rmSync(dataDir, { recursive: true, force: true })
-  }
-  const service = await startService([resolve(server)], env).catch(async (error) => {
-    await drop()
-    throw error
+/**
+ * The build's server on a database of its own, its sockets open; its own CLI makes the organization
+ * (another build's migrations may differ).
+ */
+const startBuild = (postgresURL: string, servers: string[], server: string) =>
+  startParley('PostgreSQL', postgresURL, {
+    server: resolve(server),
+    root: dirname(dirname(resolve(server))),
+    databaseName: `parley_bench_${process.pid}_${servers.indexOf(server)}`,
   })
-  const stopServer = async () => {
-    await service.stop()
-    await drop()
-  }
-  try {
-    // The build's own CLI: another build's migrations may differ.
-    const { serverKey } = newOrganization(env, dirname(dirname(resolve(server))))
-    const post = poster(service.url)
-    const ids = Array.from({ length: SOCKETS }, (_, i) => String(i))
-    const users = await pool(ids, 50, (i) => signIn(post, serverKey, `bench-${i}`))
-    const socketURL = `${service.url.replace('http', 'ws')}/connect`
-    const dials = users.map((user): Dial => ({ kind: 'parley', url: socketURL, headers: user.auth }))
-    const userIDs = users.map((user) => user.userID)
-    const target = await openTarget(server, service.child.pid as number, dials, userIDs)
-    return {
-      server,
-      target,
-      stop: async () => {
-        await closeTarget(target)
-        await stopServer()
-      },
-    }
-  } catch (error) {
-    await stopServer()
-    throw error
-  }
-}
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / (values.length || 1)
 

@@ -25,7 +25,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 25)
 
 /** A server under test, its sockets open. */
-interface Running {
+export interface Running {
   target: Target
   stop(): Promise<void>
 }
@@ -80,16 +80,27 @@ const figuresOf = (target: Target, rates: RateFigures[]): RealtimeFigures => ({
 
 export const benchRelay = async (kind: 'ws' | 'Socket.IO') => measureOnce(await startRelay(kind))
 
-async function startParley(database: 'SQLite' | 'PostgreSQL', postgresURL?: string): Promise<Running> {
-  const storage = await freshStorage(postgresURL)
+/** A build of Parley: its server's entry point, the tree whose CLI makes the organization, its database's name. */
+export interface Build {
+  server: string
+  root: string
+  databaseName?: string
+}
+
+export async function startParley(
+  database: 'SQLite' | 'PostgreSQL',
+  postgresURL?: string,
+  build: Build = { server: 'dist/main.js', root: '.' },
+): Promise<Running> {
+  const storage = await freshStorage(postgresURL, build.databaseName)
   // Its hundreds of users all connect from 127.0.0.1: no cap per address.
-  const service = await startService(['dist/main.js'], { ...storage.env, CONNECTIONS_PER_ADDRESS: '0' })
+  const service = await startService([build.server], { ...storage.env, CONNECTIONS_PER_ADDRESS: '0' })
   const stop = async () => {
     await service.stop()
     await storage.drop()
   }
   const open = async () => {
-    const { serverKey } = newOrganization(storage.env)
+    const { serverKey } = newOrganization(storage.env, build.root)
     const post = poster(service.url)
     const users = await pool(userIDs, 50, (i) => signIn(post, serverKey, `bench-${i}`))
     const url = `${service.url.replace('http', 'ws')}/connect`
