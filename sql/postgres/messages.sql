@@ -17,11 +17,12 @@ order by "created" asc
 limit $3
 
 -- messages.storeInRooms
--- parameters: ids, roomIDs, senderIDs, localIDs, types, bodies, data, quotes, nows, organizationIDs, recipientIDs
+-- parameters: ids, roomIDs, senderIDs, localIDs, types, bodies, data, quotes, nows, organizationIDs, recipientIDs, count
 with input as materialized (
   select *
   from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[], $11::text[])
   with ordinality as i (id, room_id, sender_id, local_id, type, body, data, quote, now, organization_id, recipient_id, ord)
+  limit $12
 ), allowed as materialized (
   select i.*
   from input i

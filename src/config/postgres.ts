@@ -7,8 +7,8 @@ export interface PostgresSettings {
   /** The delivery worker's own connections, per process (PG_WORKER_POOL_MAX). */
   workerPoolMax: number
   /**
-   * Hot-path queries as named server-side statements, parsed and planned once per connection
-   * (PG_NAMED_STATEMENTS). A pooler in transaction mode (pgbouncer before 1.21) hands each
+   * Hot-path queries as named server-side statements, parsed once per connection, and planned
+   * once where PostgreSQL keeps a generic plan (PG_NAMED_STATEMENTS). A pooler in transaction mode (pgbouncer before 1.21) hands each
    * transaction another server connection, where the name is unknown or taken: there, off.
    */
   namedStatements: boolean

@@ -9,8 +9,8 @@ const STALE_PLAN = 'cached plan must not change result type'
 
 /**
  * The pool Kysely sees: pg's, except that, with `namedStatements`, the hot-path queries compiled
- * by prepareQuery run as named statements, which PostgreSQL parses and plans once per connection
- * instead of every time (without, as unnamed ones, which a pooler in transaction mode passes on);
+ * by prepareQuery run as named statements, which PostgreSQL parses once per connection (and plans
+ * once, where it keeps a generic plan: store-in-room.ts) instead of every time (without, as unnamed ones, which a pooler in transaction mode passes on);
  * and that a connection which breaks (a restart, pg_terminate_backend, a failover) is dropped
  * instead of crashing the process or being lent out again.
  */

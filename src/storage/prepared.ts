@@ -16,8 +16,8 @@ import { spareRoomReads } from './write-marks.js'
 const statementNames = new Map<string, string>()
 
 /**
- * The server-side statement name for SQL compiled by prepareQuery, so PostgreSQL parses and plans
- * it once per connection; undefined for any other SQL.
+ * The server-side statement name for SQL compiled by prepareQuery, so PostgreSQL parses it once
+ * per connection (and plans it once, if it keeps a generic plan); undefined for any other SQL.
  */
 export const statementName = (sqlText: string): string | undefined => statementNames.get(sqlText)
 

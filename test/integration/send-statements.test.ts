@@ -1,12 +1,14 @@
+import { sql } from 'kysely'
 import { describe, expect, test } from 'vitest'
 import { findMessages } from '../../src/domain/messages/messages.repository.js'
 import { storeInRooms } from '../../src/domain/messages/store-in-room.js'
 import { messageRow, newMessage } from '../../src/domain/messages/store-message.js'
 import { readRoom } from '../../src/domain/rooms/room-read.repository.js'
+import { openDatabase } from '../../src/storage/database.js'
 import { type TestServer, useServer } from '../support/app.js'
 import { openCase } from '../support/cases.js'
 import { createOrganization, roomHistory, type TestClient } from '../support/clients.js'
-import { describeEachDatabase, postgresURL } from '../support/databases.js'
+import { describeEachDatabase, pooled, postgresURL } from '../support/databases.js'
 import { recordStatements } from '../support/statements.js'
 
 // What a message costs the database (issue 21). On PostgreSQL a message to a room that is open
@@ -196,5 +198,46 @@ describe.skipIf(!postgresURL)('sends in one statement [postgres]', () => {
     // The repeated localID stored nothing, and the room's newest is its newest message again.
     expect(await lastOf(aliceBob)).toBe(last + 2000)
     expect(await lastOf(carolBob)).toBe(otherLast + 1)
+  })
+
+  // Planning this statement took PostgreSQL twice as long as running it (docs/benchmarks.md): a
+  // named statement is planned again on every run unless its generic plan looks no dearer.
+  test.skipIf(pooled)('PostgreSQL plans it once per connection, not on every send', async () => {
+    const { alice, bob, aliceBob } = await threeUsers(server())
+    const { testDatabase } = server()
+    const { database } = testDatabase
+    const organizationID = (await readRoom(database.db, aliceBob))?.room.organization_id as string
+    // One connection, so that the statement and the look at it share it.
+    const handle = openDatabase({
+      dataDir: testDatabase.dataDir,
+      databaseURL: testDatabase.databaseURL,
+      postgres: { poolMax: 1, workerPoolMax: 1, namedStatements: true },
+    })
+    try {
+      for (let run = 0; run < 9; run++) {
+        const sends = Array.from({ length: 1 + (run % 3) }, (_, i) => ({
+          row: messageRow(
+            newMessage(
+              database.ids.next(),
+              Date.now(),
+              { roomID: aliceBob, senderID: alice.userID },
+              { localID: `planned-${run}-${i}` },
+              { type: 1001, body: 'hi', data: {} },
+            ),
+          ).row,
+          organizationID,
+          recipientUserID: bob.userID,
+        }))
+        const results = await storeInRooms(handle.db, sends)
+        expect(results.every((result) => result.stored !== undefined)).toBe(true)
+      }
+      const plans = await sql<{ generic_plans: string; custom_plans: string }>`
+        select generic_plans, custom_plans from pg_prepared_statements
+        where statement like '%with input as materialized%'`.execute(handle.db)
+      // The first five runs are planned for their values (PostgreSQL's rule), the rest not again.
+      expect(plans.rows.map((row) => [Number(row.custom_plans), Number(row.generic_plans)])).toEqual([[5, 4]])
+    } finally {
+      await handle.close()
+    }
   })
 })

@@ -76,6 +76,7 @@ interface Columns {
   nows: number[]
   organizationIDs: string[]
   recipientIDs: string[]
+  count: number
 }
 
 function columnsOf(sends: readonly StoreInRoom[]): Columns {
@@ -92,9 +93,15 @@ function columnsOf(sends: readonly StoreInRoom[]): Columns {
     nows: column((s) => s.row.created),
     organizationIDs: column((s) => s.organizationID),
     recipientIDs: column((s) => s.recipientUserID),
+    count: sends.length,
   }
 }
 
+// PostgreSQL plans a named statement for its values on each of its first five runs, then keeps
+// a plan for any values (generic) only if that looks no dearer: for `unnest` of arrays it does not
+// know, it guesses 10 rows, and planning again on every run cost twice as much as running it
+// (docs/benchmarks.md). The LIMIT, the batch's own size, is guessed as a tenth of that, one row,
+// so the generic plan is kept; its lookups are by key whatever it guesses (next).
 // Every lookup is per send, by primary key or unique index, whatever PostgreSQL believes of the
 // tables' sizes: it plans this statement once per connection, often while they are small, and a
 // join it may run as a hash of a whole table would then read all of it per batch. OFFSET 0 keeps
@@ -123,6 +130,7 @@ const storeAndRead = prepareQuery(
           ${args.organizationIDs}::text[], ${args.recipientIDs}::text[]
         ) with ordinality as i (id, room_id, sender_id, local_id, type, body, data, quote, now,
           organization_id, recipient_id, ord)
+        limit ${args.count}
       ),
       allowed as materialized (
         select i.* from input i
