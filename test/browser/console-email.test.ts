@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { AGENT_PASSWORD } from '../support/agents.js'
 import { startServer, stopServer, type TestServer } from '../support/app.js'
 import { expectNoAxeViolations } from '../support/axe.js'
 import { hasChromium, launchBrowser, signedInConsole } from '../support/browser.js'
+import { makeCertificates } from '../support/certificates.js'
 import { createOrganization } from '../support/clients.js'
 import { dialects } from '../support/databases.js'
 import { operator } from '../support/fixtures.js'
@@ -63,6 +67,35 @@ for (const dialect of dialects)
         smtp_port: sink.port,
         display_name: 'Acme support',
       })
+    })
+
+    test("the admin gives the SMTP server's own certificate authority; what is no certificate is refused", async () => {
+      const smtp = page.getByRole('group', { name: 'Outgoing mail (SMTP)' })
+      const ca = smtp.getByLabel(
+        "Your own certificate authority (optional), trusted for this server besides the system's",
+      )
+      const connect = page.getByRole('button', { name: 'Connect' })
+      await ca.fill('not a certificate')
+      await connect.click()
+      await page.getByText('must be a PEM certificate').waitFor(WAIT)
+      const dir = mkdtempSync(join(tmpdir(), 'parley-ca-'))
+      const pem = makeCertificates(dir).ca
+      rmSync(dir, { recursive: true })
+      await ca.fill(pem)
+      await connect.click()
+      await expect
+        .poll(
+          async () => (await server.app.services.email.mailboxes.byAddress('support@acme.test'))?.smtp_ca,
+          WAIT,
+        )
+        .toBe(pem)
+      // Shown again after a reload, and kept by a save that does not touch it.
+      await page.reload()
+      await expect.poll(() => ca.inputValue(), WAIT).toBe(pem)
+      await expectNoAxeViolations(page, 'mailbox, with a certificate authority')
+      await connect.click()
+      await page.getByTestId('mailbox-error').waitFor(WAIT)
+      expect((await server.app.services.email.mailboxes.byAddress('support@acme.test'))?.smtp_ca).toBe(pem)
     })
 
     test('an e-mail case shows its subject, from and to, and its HTML without the script, sandboxed', async () => {

@@ -120,6 +120,8 @@ export const en = {
     user: 'User name',
     password: 'Password',
     passwordKept: 'Stored; leave empty to keep it',
+    ca: "Your own certificate authority (optional), trusted for this server besides the system's",
+    caPlaceholder: '-----BEGIN CERTIFICATE-----',
     continuity: 'Minutes before a widget visitor who left gets replies by e-mail (0: never)',
     save: 'Connect',
     saved: 'Saved',

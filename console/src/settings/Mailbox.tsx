@@ -12,6 +12,8 @@ type Server = {
   user: string
   password: string
   hasPassword: boolean
+  /** A private certificate authority's certificate (PEM) trusted for this server; empty: none. */
+  ca: string
 }
 const empty = (port: number, secure: boolean): Server => ({
   host: '',
@@ -20,6 +22,7 @@ const empty = (port: number, secure: boolean): Server => ({
   user: '',
   password: '',
   hasPassword: false,
+  ca: '',
 })
 const t = texts.mailbox
 
@@ -60,6 +63,17 @@ function ServerFields(props: { legend: string; value: Server; onChange: (value: 
           value={value.password}
           placeholder={value.hasPassword ? t.passwordKept : ''}
           onChange={(e) => set({ password: e.target.value })}
+        />
+      </label>
+      <label>
+        {t.ca}
+        <textarea
+          rows={3}
+          maxLength={16_384}
+          spellCheck={false}
+          value={value.ca}
+          placeholder={t.caPlaceholder}
+          onChange={(e) => set({ ca: e.target.value })}
         />
       </label>
     </fieldset>
