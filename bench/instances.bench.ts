@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { loadavg } from 'node:os'
 import { Redis } from 'ioredis'
+import { spawnChild } from './children.js'
 import { DURATION, freePort, freshStorage, newOrganization, poster, signIn, startService } from './lib.js'
 import { dial, type Link, pool } from './realtime/links.js'
 import { cpuTicks } from './realtime/load.js'
@@ -56,7 +57,7 @@ export const instanceCounts = (argv: string[]) => {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const redis = spawn(
+  const redis = spawnChild(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     {

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
+import { spawnChild } from './children.js'
 
 /** What the /healthz probe saw over a stretch of time; a failed probe counts as infinitely slow. */
 export interface ProbeFigures {
@@ -37,11 +37,11 @@ export interface Probe {
 
 /** Starts healthz-probe.ts against `url` in a process of its own; answers once it probes. */
 export async function startProbe(url: string): Promise<Probe> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/healthz-probe.ts', url], {
+  const child = spawnChild(process.execPath, ['--import', 'tsx', 'bench/healthz-probe.ts', url], {
     stdio: ['pipe', 'pipe', 'inherit'],
   })
   const exited = once(child, 'exit')
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]()
   const nextLine = async () => {
     const { value, done } = await lines.next()
     if (done) throw new Error('the /healthz probe ended early')

@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { spawnChild } from './children.js'
 import { freePort } from './lib.js'
 
 // Start-up: `node dist/main.js` as `npm start` runs it (SQLite, the default configuration, a fresh
@@ -48,7 +49,7 @@ interface Start {
 async function startOnce(args: string[], running: ChildProcess[]): Promise<Start> {
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, args, {
+  const child = spawnChild(process.execPath, args, {
     env: {
       PATH: process.env.PATH ?? '',
       PORT: String(port),
