@@ -8,7 +8,8 @@ export interface PostgresSettings {
   workerPoolMax: number
   /**
    * Hot-path queries as named server-side statements, parsed once per connection, and planned
-   * once where PostgreSQL keeps a generic plan (PG_NAMED_STATEMENTS). A pooler in transaction mode (pgbouncer before 1.21) hands each
+   * on their first runs only, where PostgreSQL settles on a plan for any values
+   * (PG_NAMED_STATEMENTS). A pooler in transaction mode (pgbouncer before 1.21) hands each
    * transaction another server connection, where the name is unknown or taken: there, off.
    */
   namedStatements: boolean

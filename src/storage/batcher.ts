@@ -19,13 +19,15 @@ interface Waiting<K, V> {
  * each alone would have failed.
  */
 export class Batcher<K, V> {
-  private waiting: Waiting<K, V>[] = []
+  private readonly waiting: Waiting<K, V>[] = []
   private inFlight = 0
 
   constructor(
     /** The values for these keys, in their order, in one statement. */
     private readonly runMany: (keys: K[]) => Promise<V[]>,
     private readonly maxInFlight = 2,
+    /** The most keys in one statement; the rest go in the next (a backlog after a stall, say). */
+    private readonly maxBatch = Number.POSITIVE_INFINITY,
   ) {}
 
   run(key: K): Promise<V> {
@@ -36,8 +38,7 @@ export class Batcher<K, V> {
   }
 
   private send(): void {
-    const batch = this.waiting
-    this.waiting = []
+    const batch = this.waiting.splice(0, this.maxBatch)
     this.inFlight++
     // runMany's own throw becomes a rejection like its statement's.
     Promise.resolve()

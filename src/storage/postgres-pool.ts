@@ -9,9 +9,10 @@ const STALE_PLAN = 'cached plan must not change result type'
 
 /**
  * The pool Kysely sees: pg's, except that, with `namedStatements`, the hot-path queries compiled
- * by prepareQuery run as named statements, which PostgreSQL parses once per connection (and plans
- * once, where it keeps a generic plan: store-in-room.ts) instead of every time (without, as unnamed ones, which a pooler in transaction mode passes on);
- * and that a connection which breaks (a restart, pg_terminate_backend, a failover) is dropped
+ * by prepareQuery run as named statements, which PostgreSQL parses once per connection instead of
+ * every time (without, as unnamed ones, which a pooler in transaction mode passes on); where
+ * PostgreSQL settles on a plan for any values, it plans them on their first runs only
+ * (store-in-room.ts). And a connection which breaks (a restart, pg_terminate_backend, a failover) is dropped
  * instead of crashing the process or being lent out again.
  */
 export function forKysely(pool: pg.Pool, { namedStatements }: { namedStatements: boolean }): PostgresPool {

@@ -17,7 +17,8 @@ const statementNames = new Map<string, string>()
 
 /**
  * The server-side statement name for SQL compiled by prepareQuery, so PostgreSQL parses it once
- * per connection (and plans it once, if it keeps a generic plan); undefined for any other SQL.
+ * per connection (and plans it on its first runs only, if it settles on a plan for any values);
+ * undefined for any other SQL.
  */
 export const statementName = (sqlText: string): string | undefined => statementNames.get(sqlText)
 

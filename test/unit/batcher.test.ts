@@ -4,15 +4,19 @@ import { Batcher } from '../../src/storage/batcher.js'
 // Batcher alone, with a reader that answers when told to: which reads go out together.
 
 /** A reader whose batches wait until released, recording each batch's keys. */
-function heldReader() {
+function heldReader(maxInFlight = 2, maxBatch?: number) {
   const batches: number[][] = []
   const releases: (() => void)[] = []
-  const reads = new Batcher<number, string>(async (keys) => {
-    batches.push(keys)
-    await new Promise<void>((resolve) => releases.push(resolve))
-    if (keys.includes(-1)) throw new Error('the database went away')
-    return keys.map((key) => `value of ${key}`)
-  }, 2)
+  const reads = new Batcher<number, string>(
+    async (keys) => {
+      batches.push(keys)
+      await new Promise<void>((resolve) => releases.push(resolve))
+      if (keys.includes(-1)) throw new Error('the database went away')
+      return keys.map((key) => `value of ${key}`)
+    },
+    maxInFlight,
+    maxBatch,
+  )
   const release = async (i: number) => {
     while (!releases[i]) await new Promise((resolve) => setImmediate(resolve))
     releases[i]?.()
@@ -53,4 +57,12 @@ test('a reader that throws before its query fails the batch, not the process', a
   })
   await expect(reads.run(1)).rejects.toThrow('no query')
   await expect(reads.run(2)).rejects.toThrow('no query')
+})
+
+test('a batch takes at most its limit of keys; the others go in the next, in order', async () => {
+  const { reads, batches, release } = heldReader(1, 2)
+  const answers = [1, 2, 3, 4, 5, 6].map((key) => reads.run(key))
+  for (let i = 0; i < 4; i++) await release(i)
+  expect(await Promise.all(answers)).toEqual([1, 2, 3, 4, 5, 6].map((key) => `value of ${key}`))
+  expect(batches).toEqual([[1], [2, 3], [4, 5], [6]])
 })

@@ -76,6 +76,7 @@ interface Columns {
   nows: number[]
   organizationIDs: string[]
   recipientIDs: string[]
+  /** How many sends (the statement's LIMIT, for PostgreSQL's guess of its rows). */
   count: number
 }
 
@@ -97,11 +98,13 @@ function columnsOf(sends: readonly StoreInRoom[]): Columns {
   }
 }
 
-// PostgreSQL plans a named statement for its values on each of its first five runs, then keeps
-// a plan for any values (generic) only if that looks no dearer: for `unnest` of arrays it does not
-// know, it guesses 10 rows, and planning again on every run cost twice as much as running it
-// (docs/benchmarks.md). The LIMIT, the batch's own size, is guessed as a tenth of that, one row,
-// so the generic plan is kept; its lookups are by key whatever it guesses (next).
+// PostgreSQL plans a named statement for its values on each of its first five runs; then it makes
+// a plan for any values (generic), and uses it from then on if it costs less than the custom
+// plans did on average, planning included. For `unnest` of arrays it does not know it guesses 10
+// rows, so the generic plan never did, and planning on every run cost twice as much as running
+// (docs/benchmarks.md). The LIMIT, the batch's own size, is guessed as a tenth of that, one row;
+// its lookups are by key whatever it guesses (next), and it joins the batch's rows in loops, one
+// for each of another's, hence MAX_SENDS_PER_STATEMENT (one-statement-send.ts).
 // Every lookup is per send, by primary key or unique index, whatever PostgreSQL believes of the
 // tables' sizes: it plans this statement once per connection, often while they are small, and a
 // join it may run as a hash of a whole table would then read all of it per batch. OFFSET 0 keeps
