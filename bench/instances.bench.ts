@@ -2,10 +2,10 @@ import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { loadavg } from 'node:os'
 import { Redis } from 'ioredis'
-import { spawnChild } from './children.js'
 import { DURATION, freePort, freshStorage, newOrganization, poster, signIn, startService } from './lib.js'
 import { dial, type Link, pool } from './realtime/links.js'
 import { cpuTicks } from './realtime/load.js'
+import { spawnTied } from './tied.js'
 
 // `npm run bench -- --instances 1,2,4,8` (BENCH_ONLY=instances): how Parley's CPU per delivered
 // message grows with the number of instances on one PostgreSQL and one Redis, at a fixed load:
@@ -57,7 +57,7 @@ export const instanceCounts = (argv: string[]) => {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const redis = spawnChild(
+  const redis = spawnTied(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     {

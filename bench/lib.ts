@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { spawnChild } from './children.js'
+import { spawnTied } from './tied.js'
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10)
 const LOCAL_BOTS = '127.0.0.1'
@@ -49,7 +49,7 @@ export async function startService(
   const port = await freePort()
   // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the servers under load
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const child = spawnChild(process.execPath, [...nodeArgs, ...args], {
+  const child = spawnTied(process.execPath, [...nodeArgs, ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       PORT: String(port),

@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
-import { spawnChild } from './children.js'
+import { spawnTied } from './tied.js'
 
 /** What the /healthz probe saw over a stretch of time; a failed probe counts as infinitely slow. */
 export interface ProbeFigures {
@@ -37,7 +37,7 @@ export interface Probe {
 
 /** Starts healthz-probe.ts against `url` in a process of its own; answers once it probes. */
 export async function startProbe(url: string): Promise<Probe> {
-  const child = spawnChild(process.execPath, ['--import', 'tsx', 'bench/healthz-probe.ts', url], {
+  const child = spawnTied(process.execPath, ['--import', 'tsx', 'bench/healthz-probe.ts', url], {
     stdio: ['pipe', 'pipe', 'inherit'],
   })
   const exited = once(child, 'exit')

@@ -2,8 +2,8 @@ import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { spawnChild } from './children.js'
 import { freePort } from './lib.js'
+import { spawnTied } from './tied.js'
 
 // Start-up: `node dist/main.js` as `npm start` runs it (SQLite, the default configuration, a fresh
 // DATA_DIR each time), against a bare Fastify server started the same way (plain node, no loader):
@@ -49,7 +49,7 @@ interface Start {
 async function startOnce(args: string[], running: ChildProcess[]): Promise<Start> {
   const port = await freePort()
   const started = performance.now()
-  const child = spawnChild(process.execPath, args, {
+  const child = spawnTied(process.execPath, args, {
     env: {
       PATH: process.env.PATH ?? '',
       PORT: String(port),

@@ -2,8 +2,8 @@ import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { readdirSync, readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
-import { spawnChild } from '../children.js'
 import { DURATION } from '../lib.js'
+import { spawnTied } from '../tied.js'
 import { type Dial, dial, type Link, pool } from './links.js'
 
 /** Users 0..PAIRS-1 write to users PAIRS..2·PAIRS-1 (1,000 users in 500 pairs, as in issue 21). */
@@ -122,7 +122,7 @@ export async function openTarget(
 
 /** A process holding links per `dials` (idle-links.ts), once they are open. */
 async function holdIdle(dials: Dial[]): Promise<ChildProcess> {
-  const holder = spawnChild(process.execPath, ['--import', 'tsx', 'bench/realtime/idle-links.ts'], {
+  const holder = spawnTied(process.execPath, ['--import', 'tsx', 'bench/realtime/idle-links.ts'], {
     stdio: ['pipe', 'pipe', 'inherit'],
   })
   holder.stdin?.write(`${JSON.stringify(dials)}\n`)

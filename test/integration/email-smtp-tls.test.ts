@@ -17,21 +17,26 @@ const SUPPORT = 'support@shop.example'
 // byte and by STARTTLS. A reply refused for its certificate is retried, not lost.
 describeEachDatabase('e-mail replies over SMTP with TLS', (dialect) => {
   const started = useServer(dialect, { EMAIL_SMTP_HOST: '127.0.0.1', EMAIL_SMTP_PORT: '0' })
-  const dir = mkdtempSync(join(tmpdir(), 'parley-smtp-tls-'))
-  const certificates = makeCertificates(dir)
+  let dir = ''
+  let certificates: ReturnType<typeof makeCertificates>
   const sinks: Awaited<ReturnType<typeof startMailSink>>[] = []
   let admin: Awaited<ReturnType<typeof signInAgent>>
   let agent: Awaited<ReturnType<typeof signInAgent>>
 
   beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'parley-smtp-tls-'))
+    certificates = makeCertificates(dir)
     const org = await createOrganization(started(), 'Shop')
     admin = await signInAgent(started(), org.organizationID, 'root@shop.example', { role: 'admin' })
     agent = await signInAgent(started(), org.organizationID, 'ada@shop.example', { maxConcurrentCases: 5 })
     await agent.call('/agent/set_status', { status: 'online' })
   })
   afterAll(async () => {
-    for (const sink of sinks) await sink.close()
-    rmSync(dir, { recursive: true })
+    try {
+      for (const sink of sinks) await sink.close()
+    } finally {
+      if (dir) rmSync(dir, { recursive: true })
+    }
   })
 
   const connect = async (smtp: { port: number; secure: boolean; ca?: string }) => {
@@ -72,23 +77,23 @@ describeEachDatabase('e-mail replies over SMTP with TLS', (dialect) => {
     await started().app.delivery.drain()
   }
 
-  test.each([true, false])(
-    'TLS from the first byte %s: refused without the CA, sent once it is given',
-    async (secure) => {
-      const sink = await startMailSink({ cert: certificates.cert, key: certificates.key, secure })
-      sinks.push(sink)
-      await connect({ port: sink.port, secure })
-      const delivery = await replyToNewCase(secure ? 1 : 2)
-      expect(sink.received).toHaveLength(0)
-      expect(await delivery()).toMatchObject({
-        status: 'pending',
-        last_error: expect.stringMatching(/certificate/),
-      })
+  test.each([
+    { way: 'TLS from the first byte', secure: true, n: 1 },
+    { way: 'STARTTLS', secure: false, n: 2 },
+  ])('$way: refused without the CA, sent once it is given', async ({ secure, n }) => {
+    const sink = await startMailSink({ cert: certificates.cert, key: certificates.key, secure })
+    sinks.push(sink)
+    await connect({ port: sink.port, secure })
+    const delivery = await replyToNewCase(n)
+    expect(sink.received).toHaveLength(0)
+    expect(await delivery()).toMatchObject({
+      status: 'pending',
+      last_error: expect.stringMatching(/certificate/),
+    })
 
-      await connect({ port: sink.port, secure, ca: certificates.ca })
-      await retryNow()
-      expect(sink.received.map((mail) => mail.text?.trim())).toEqual([`Answer ${secure ? 1 : 2}`])
-      expect((await delivery()).status).toBe('sent')
-    },
-  )
+    await connect({ port: sink.port, secure, ca: certificates.ca })
+    await retryNow()
+    expect(sink.received.map((mail) => mail.text?.trim())).toEqual([`Answer ${n}`])
+    expect((await delivery()).status).toBe('sent')
+  })
 })

@@ -34,7 +34,7 @@ export async function startMailSink(tls?: { cert: string; key: string; secure: b
     },
   })
   // A client that gives up on the handshake (a certificate it does not trust) is no fault of the sink.
-  server.on('error', () => {})
+  if (tls) server.on('error', () => {})
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
   const port = (server.server.address() as AddressInfo).port
   return {
