@@ -15,8 +15,8 @@ import { messageRow, newMessage } from './store-message.js'
 /**
  * The most sends in one statement. The plan PostgreSQL keeps for it is made for a batch of one
  * (store-in-room.ts), and joins a batch's rows in nested loops: a backlog of 2,000 sends (after a
- * stall) took 3× as long as one statement as with a plan made for its size; batches of 100 cost no
- * more per send than batches of 10.
+ * stall) took 3-4× as long as one statement as with a plan made for its size; in batches of 100 a
+ * send costs no more than in batches of 10 (docs/benchmarks.md).
  */
 export const MAX_SENDS_PER_STATEMENT = 100
 
