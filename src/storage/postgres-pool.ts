@@ -12,8 +12,8 @@ const STALE_PLAN = 'cached plan must not change result type'
  * by prepareQuery run as named statements, which PostgreSQL parses once per connection instead of
  * every time (without, as unnamed ones, which a pooler in transaction mode passes on); where
  * PostgreSQL settles on a plan for any values, it plans them on their first runs only
- * (store-in-room.ts). And a connection which breaks (a restart, pg_terminate_backend, a failover) is dropped
- * instead of crashing the process or being lent out again.
+ * (store-in-room.ts). And a connection which breaks (a restart, pg_terminate_backend, a failover)
+ * is dropped instead of crashing the process or being lent out again.
  */
 export function forKysely(pool: pg.Pool, { namedStatements }: { namedStatements: boolean }): PostgresPool {
   const broken = brokenClients(pool)

@@ -1,10 +1,10 @@
 import { sql } from 'kysely'
 import { describe, expect, test } from 'vitest'
 import { findMessages } from '../../src/domain/messages/messages.repository.js'
-import { storeInRooms } from '../../src/domain/messages/store-in-room.js'
+import { type StoreInRoom, storeInRooms } from '../../src/domain/messages/store-in-room.js'
 import { messageRow, newMessage } from '../../src/domain/messages/store-message.js'
 import { readRoom } from '../../src/domain/rooms/room-read.repository.js'
-import { openDatabase } from '../../src/storage/database.js'
+import { type Database, openDatabase } from '../../src/storage/database.js'
 import { type TestServer, useServer } from '../support/app.js'
 import { openCase } from '../support/cases.js'
 import { createOrganization, roomHistory, type TestClient } from '../support/clients.js'
@@ -91,6 +91,27 @@ async function threeUsers(server: TestServer) {
   }
 }
 
+/** What storeInRooms takes for `from` writing `localID` (its body too) to `to` in `roomID` at `now`. */
+const storeOf =
+  (database: Database, organizationID: string) =>
+  (from: TestClient, to: TestClient, roomID: string, localID: string, now: number): StoreInRoom => ({
+    row: messageRow(
+      newMessage(
+        database.ids.next(),
+        now,
+        { roomID, senderID: from.userID },
+        { localID },
+        {
+          type: 1001,
+          body: localID,
+          data: {},
+        },
+      ),
+    ).row,
+    organizationID,
+    recipientUserID: to.userID,
+  })
+
 describeEachDatabase('messages sent at once', (dialect) => {
   const server = useServer(dialect)
 
@@ -143,23 +164,7 @@ describe.skipIf(!postgresURL)('sends in one statement [postgres]', () => {
     const lastOf = async (roomID: string) => (await readRoom(db, roomID))?.room.last_message_created as number
     const [last, otherLast] = [await lastOf(aliceBob), await lastOf(carolBob)]
     const organizationID = (await readRoom(db, aliceBob))?.room.organization_id as string
-    const store = (from: TestClient, to: TestClient, roomID: string, localID: string, now: number) => ({
-      row: messageRow(
-        newMessage(
-          database.ids.next(),
-          now,
-          { roomID, senderID: from.userID },
-          { localID },
-          {
-            type: 1001,
-            body: localID,
-            data: {},
-          },
-        ),
-      ).row,
-      organizationID,
-      recipientUserID: to.userID,
-    })
+    const store = storeOf(database, organizationID)
     const results = await storeInRooms(db, [
       store(alice, bob, aliceBob, 'ahead', last + 1000),
       store(carol, bob, carolBob, 'behind', otherLast - 1),
@@ -208,7 +213,7 @@ describe.skipIf(!postgresURL)('sends in one statement [postgres]', () => {
       const { alice, bob, aliceBob } = await threeUsers(server())
       const { testDatabase } = server()
       const { database } = testDatabase
-      const organizationID = (await readRoom(database.db, aliceBob))?.room.organization_id as string
+      const store = storeOf(database, (await readRoom(database.db, aliceBob))?.room.organization_id as string)
       // One connection, so that the statement and the look at it share it.
       const handle = openDatabase({
         dataDir: testDatabase.dataDir,
@@ -219,19 +224,9 @@ describe.skipIf(!postgresURL)('sends in one statement [postgres]', () => {
         // PostgreSQL's own choice between the two plans (a server may be set to force one).
         await sql`set plan_cache_mode = auto`.execute(handle.db)
         for (let run = 0; run < 9; run++) {
-          const sends = Array.from({ length: 1 + (run % 3) }, (_, i) => ({
-            row: messageRow(
-              newMessage(
-                database.ids.next(),
-                Date.now(),
-                { roomID: aliceBob, senderID: alice.userID },
-                { localID: `planned-${run}-${i}` },
-                { type: 1001, body: 'hi', data: {} },
-              ),
-            ).row,
-            organizationID,
-            recipientUserID: bob.userID,
-          }))
+          const sends = Array.from({ length: 1 + (run % 3) }, (_, i) =>
+            store(alice, bob, aliceBob, `planned-${run}-${i}`, Date.now()),
+          )
           const results = await storeInRooms(handle.db, sends)
           expect(results.every((result) => result.stored !== undefined)).toBe(true)
         }
