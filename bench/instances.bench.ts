@@ -12,9 +12,11 @@ import { spawnTied } from './tied.js'
 // USERS users over /connect, half of them writing to the other half at RATE msg/s over all
 // instances. Each size runs twice: "across", every writer's partner on another instance, and
 // "local", every writer's partner on its own instance (what others publish is then of no use to
-// an instance, and should cost it nothing), at the largest size only. BENCH_PARLEY names the
-// servers to run, comma-separated (e.g. `dist/main.js,/tmp/main/dist/main.js` for a before and
-// after: each size is measured with each in turn).
+// an instance, and should cost it nothing), at the largest size only. After each size N > 1, one
+// instance is offered RATE/N msg/s, what each of the N gets: the same messages per process, so
+// what differs from the N instances is only their number. BENCH_PARLEY names the servers to run,
+// comma-separated (e.g. `dist/main.js,/tmp/main/dist/main.js` for a before and after: each size is
+// measured with each in turn).
 
 const USERS = Number(process.env.BENCH_INSTANCE_USERS ?? 400)
 const RATE = Number(process.env.BENCH_INSTANCE_RATE ?? 400)
@@ -34,6 +36,8 @@ export interface InstanceFigures {
   server: string
   instances: number
   placement: 'across' | 'local'
+  /** Messages offered per second over all the instances. */
+  rate: number
   sent: number
   delivered: number
   /** CPU seconds of every instance together per delivered message, in µs. */
@@ -102,11 +106,16 @@ export async function benchInstances(postgresURL: string, counts: number[]): Pro
     await first.stop()
     const rows: InstanceFigures[] = []
     const largest = Math.max(...counts)
-    for (const count of counts)
+    const run = (server: string, count: number, placement: 'across' | 'local', rate = RATE) =>
+      measure({ server, count, placement, rate }, env, users, redisOf)
+    for (const count of counts) {
       for (const placement of count === largest && count > 1
         ? (['across', 'local'] as const)
         : (['across'] as const))
-        for (const server of SERVERS) rows.push(await measure(server, count, placement, env, users, redisOf))
+        for (const server of SERVERS) rows.push(await run(server, count, placement))
+      // One instance at the rate each of `count` gets.
+      if (count > 1) for (const server of SERVERS) rows.push(await run(server, 1, 'across', RATE / count))
+    }
     return rows
   } finally {
     stats.disconnect()
@@ -118,10 +127,16 @@ export async function benchInstances(postgresURL: string, counts: number[]): Pro
 
 type User = Awaited<ReturnType<typeof signIn>>
 
+interface Setting {
+  server: string
+  count: number
+  placement: 'across' | 'local'
+  /** Messages offered per second over all `count` instances. */
+  rate: number
+}
+
 async function measure(
-  server: string,
-  count: number,
-  placement: 'across' | 'local',
+  { server, count, placement, rate }: Setting,
   env: Record<string, string>,
   users: User[],
   redis: { pid: number; bytesOut(): Promise<number> },
@@ -152,12 +167,12 @@ async function measure(
       links[from]?.send(to, `${run}-${label}-${sequence}`, String(performance.now()))
     }
   }
-  /** Offers RATE msg/s for `seconds`, then waits until what was sent arrived (up to DRAIN_MS). */
+  /** Offers `rate` msg/s for `seconds`, then waits until what was sent arrived (up to DRAIN_MS). */
   const offer = async (seconds: number) => {
     sequence = 0
     latencies.length = 0
     const started = performance.now()
-    const due = () => Math.floor(((performance.now() - started) * RATE) / 1000) - sequence
+    const due = () => Math.floor(((performance.now() - started) * rate) / 1000) - sequence
     const ticker = setInterval(() => sendDue(due()), 5)
     await pause(seconds * 1000)
     clearInterval(ticker)
@@ -166,7 +181,7 @@ async function measure(
     return (performance.now() - started) / 1000
   }
   // A warm-up at the full rate (each instance compiles its hot paths), then CPU while idle.
-  await offer((WARM_MESSAGES * count) / RATE)
+  await offer((WARM_MESSAGES * count) / rate)
   const pids = services.map((service) => service.child.pid as number)
   const ticks = () => pids.reduce((sum, pid) => sum + cpuTicks(pid), 0)
   const idleStart = ticks()
@@ -187,6 +202,7 @@ async function measure(
     server,
     instances: count,
     placement,
+    rate,
     sent: sequence,
     delivered: latencies.length,
     cpuPerMessage: (cpu / delivered) * 1e6,
@@ -200,27 +216,41 @@ async function measure(
 }
 
 export function printInstances(rows: InstanceFigures[]): void {
-  console.log(`\ninstances: ${USERS} users over /connect, ${RATE} msg/s for ${DURATION} s at each size`)
-  const header = ['server', 'instances', 'partners', 'sent', 'delivered', 'CPU µs/msg', 'vs 1']
-  header.push('Redis out B/msg', 'idle CPU/instance', 'Redis CPU', 'p50 ms', 'p99 ms', 'load avg')
-  const lines = rows.map((row) => {
-    const one = rows.find((other) => other.server === row.server && other.instances === 1)
-    return [
-      row.server,
-      String(row.instances),
-      row.placement,
-      String(row.sent),
-      String(row.delivered),
-      row.cpuPerMessage.toFixed(0),
-      one ? `${(row.cpuPerMessage / one.cpuPerMessage).toFixed(2)}×` : '',
-      row.redisBytesPerMessage.toFixed(0),
-      `${(row.idlePerInstance * 100).toFixed(1)}%`,
-      `${(row.redisCPU * 100).toFixed(0)}%`,
-      row.p50.toFixed(1),
-      row.p99.toFixed(1),
-      row.load.toFixed(1),
-    ]
-  })
+  console.log(`\ninstances: ${USERS} users over /connect, ${DURATION} s at each size`)
+  const header = ['server', 'instances', 'partners', 'msg/s', 'sent', 'delivered', 'CPU µs/msg', 'vs 1']
+  header.push(
+    'vs 1 at its rate',
+    'Redis out B/msg',
+    'idle CPU/instance',
+    'Redis CPU',
+    'p50 ms',
+    'p99 ms',
+    'load avg',
+  )
+  const ratio = (row: InstanceFigures, rate: number) => {
+    const one = rows.find(
+      (other) => other.server === row.server && other.instances === 1 && other.rate === rate,
+    )
+    return one ? `${(row.cpuPerMessage / one.cpuPerMessage).toFixed(2)}×` : ''
+  }
+  const lines = rows.map((row) => [
+    row.server,
+    String(row.instances),
+    row.placement,
+    String(row.rate),
+    String(row.sent),
+    String(row.delivered),
+    row.cpuPerMessage.toFixed(0),
+    // Against one instance offered RATE, then against one offered what each of these gets.
+    ratio(row, RATE),
+    row.instances > 1 ? ratio(row, row.rate / row.instances) : '',
+    row.redisBytesPerMessage.toFixed(0),
+    `${(row.idlePerInstance * 100).toFixed(1)}%`,
+    `${(row.redisCPU * 100).toFixed(0)}%`,
+    row.p50.toFixed(1),
+    row.p99.toFixed(1),
+    row.load.toFixed(1),
+  ])
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)))
   for (const line of [header, ...lines])
     console.log(line.map((c, i) => c.padEnd(widths[i] as number)).join('  '))
