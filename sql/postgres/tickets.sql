@@ -1,5 +1,12 @@
 -- Written by `npm run sql` from the prepared queries of src/: do not edit.
 
+-- tickets.consumeTicket
+-- parameters: now, hash, now
+update "tickets"
+set "used_at" = $1
+where "hash" = $2 and "used_at" is null and "expires_at" > $3
+returning *
+
 -- tickets.upsertUserWithTicketPostgres
 -- parameters: id, organizationID, xcUserID, fullName, now, now, hash, organization_id, ip_address, user_agent, platform, device_id, created, expires_at
 with "u" as (

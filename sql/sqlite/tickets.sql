@@ -1,5 +1,12 @@
 -- Written by `npm run sql` from the prepared queries of src/: do not edit.
 
+-- tickets.consumeTicket
+-- parameters: now, hash, now
+update "tickets"
+set "used_at" = ?
+where "hash" = ? and "used_at" is null and "expires_at" > ?
+returning *
+
 -- tickets.insertTicketSqlite
 -- parameters: hash, organization_id, ip_address, user_agent, platform, device_id, created, expires_at, userID
 insert into "tickets" ("hash", "organization_id", "ip_address", "user_agent", "platform", "device_id", "created", "expires_at", "user_id")

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely'
+import { prepareQuery } from '../../storage/prepared.js'
 import type { EventEndpointsTable, Schema } from '../../storage/schema.js'
 import { settledPayload } from '../delivery/deliveries.repository.js'
 
@@ -24,14 +25,17 @@ export const listEndpoints = (db: Kysely<Schema>, organizationID: string) =>
     .orderBy('id')
     .execute()
 
-/** The organization's active endpoints and what they subscribe to (read in the change's transaction). */
-export const activeEndpoints = (db: Kysely<Schema>, organizationID: string) =>
+const activeEndpointsOf = prepareQuery('events.activeEndpoints', (db, args: { organizationID: string }) =>
   db
     .selectFrom('event_endpoints')
     .select(['id', 'event_types'])
-    .where('organization_id', '=', organizationID)
-    .where('active', '=', 1)
-    .execute()
+    .where('organization_id', '=', args.organizationID)
+    .where('active', '=', 1),
+)
+
+/** The organization's active endpoints and what they subscribe to (read in the change's transaction). */
+export const activeEndpoints = (db: Kysely<Schema>, organizationID: string) =>
+  activeEndpointsOf.run(db, { organizationID })
 
 export const updateEndpoint = (db: Kysely<Schema>, id: string, changes: Updateable<EventEndpointsTable>) =>
   db.updateTable('event_endpoints').set(changes).where('id', '=', id).execute()

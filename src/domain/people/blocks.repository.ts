@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import { countRows } from '../../storage/count.js'
+import { prepareQuery } from '../../storage/prepared.js'
 import type { Schema } from '../../storage/schema.js'
 
 // Who blocked whom: rows of (blocker, blocked). Sends read by the blocked user (their index).
@@ -25,14 +26,17 @@ export const deleteBlock = (db: Kysely<Schema>, blockerID: string, blockedID: st
 export const countBlocked = (db: Kysely<Schema>, blockerID: string) =>
   countRows(db.selectFrom('user_blocks').where('blocker_id', '=', blockerID))
 
-/** Whether `blockerID` blocked `blockedID`. */
-export const isBlocked = async (db: Kysely<Schema>, blockerID: string, blockedID: string) =>
-  (await db
+const blockOf = prepareQuery('people.isBlocked', (db, args: { blockerID: string; blockedID: string }) =>
+  db
     .selectFrom('user_blocks')
     .select('created')
-    .where('blocker_id', '=', blockerID)
-    .where('blocked_id', '=', blockedID)
-    .executeTakeFirst()) !== undefined
+    .where('blocker_id', '=', args.blockerID)
+    .where('blocked_id', '=', args.blockedID),
+)
+
+/** Whether `blockerID` blocked `blockedID`. */
+export const isBlocked = async (db: Kysely<Schema>, blockerID: string, blockedID: string) =>
+  (await blockOf.run(db, { blockerID, blockedID })).length > 0
 
 /** The users `blockerID` blocked, oldest block first, each with its user row. */
 export const listBlocked = (db: Kysely<Schema>, blockerID: string) =>
@@ -46,11 +50,13 @@ export const listBlocked = (db: Kysely<Schema>, blockerID: string) =>
     .orderBy('b.blocked_id')
     .execute()
 
+const blockedBy = prepareQuery('people.blockedIDs', (db, args: { blockerID: string }) =>
+  db.selectFrom('user_blocks').select('blocked_id').where('blocker_id', '=', args.blockerID),
+)
+
 /** The IDs of the users `blockerID` blocked. */
 export const blockedIDs = async (db: Kysely<Schema>, blockerID: string) =>
-  (await db.selectFrom('user_blocks').select('blocked_id').where('blocker_id', '=', blockerID).execute()).map(
-    (row) => row.blocked_id,
-  )
+  (await blockedBy.run(db, { blockerID })).map((row) => row.blocked_id)
 
 /** Those who blocked `blockedID`, with when (the server API). */
 export const blockersOf = (db: Kysely<Schema>, blockedID: string) =>

@@ -232,15 +232,17 @@ export async function advanceAgentsRead(db: Kysely<Schema>, roomID: string, upTo
   return Number(result.numUpdatedRows) > 0
 }
 
-/** Everyone who shares at least one room with the user (not the user). */
-export async function roomPeers(db: Kysely<Schema>, userID: string): Promise<string[]> {
-  const rows = await db
+const peersOf = prepareQuery('rooms.roomPeers', (db, args: { userID: string }) =>
+  db
     .selectFrom('room_participants as peer')
     .innerJoin('room_participants as mine', 'mine.room_id', 'peer.room_id')
     .select('peer.user_id')
     .distinct()
-    .where('mine.user_id', '=', userID)
-    .where('peer.user_id', '<>', userID)
-    .execute()
-  return rows.map((row) => row.user_id)
+    .where('mine.user_id', '=', args.userID)
+    .where('peer.user_id', '<>', args.userID),
+)
+
+/** Everyone who shares at least one room with the user (not the user). */
+export async function roomPeers(db: Kysely<Schema>, userID: string): Promise<string[]> {
+  return (await peersOf.run(db, { userID })).map((row) => row.user_id)
 }

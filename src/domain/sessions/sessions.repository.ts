@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { prepareQuery } from '../../storage/prepared.js'
 import { markRevoked } from '../../storage/revocation.js'
 import type { RefreshTokensTable, Schema, SessionsTable } from '../../storage/schema.js'
 
@@ -8,8 +9,11 @@ export const insertSession = (db: Kysely<Schema>, row: SessionsTable) =>
 export const insertRefreshToken = (db: Kysely<Schema>, row: RefreshTokensTable) =>
   db.insertInto('refresh_tokens').values(row).execute()
 
-export const findSession = (db: Kysely<Schema>, id: string) =>
-  db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst()
+const sessionByID = prepareQuery('sessions.sessionByID', (db, args: { id: string }) =>
+  db.selectFrom('sessions').selectAll().where('id', '=', args.id),
+)
+
+export const findSession = async (db: Kysely<Schema>, id: string) => (await sessionByID.run(db, { id }))[0]
 
 export const listSessions = (db: Kysely<Schema>, userID: string) =>
   // Oldest first: by time, as IDs of the two formats do not sort by it (lib/ids.ts).

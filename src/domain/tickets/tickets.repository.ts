@@ -66,19 +66,22 @@ export async function upsertUserWithTicket(
   return userID
 }
 
+const ticketConsumed = prepareQuery('tickets.consumeTicket', (db, args: { hash: string; now: number }) =>
+  db
+    .updateTable('tickets')
+    .set({ used_at: args.now })
+    .where('hash', '=', args.hash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', args.now)
+    .returningAll(),
+)
+
 /**
  * Marks the ticket used, atomically: of concurrent exchanges of one ticket exactly one gets the
  * row. Undefined when the ticket is unknown, used or expired.
  */
-export const consumeTicket = (db: Kysely<Schema>, hash: string, now: number) =>
-  db
-    .updateTable('tickets')
-    .set({ used_at: now })
-    .where('hash', '=', hash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returningAll()
-    .executeTakeFirst()
+export const consumeTicket = async (db: Kysely<Schema>, hash: string, now: number) =>
+  (await ticketConsumed.run(db, { hash, now }))[0]
 
 /** Deletes the user's tickets, used or not, and the devices they name (erasure). */
 export const deleteTicketsOfUser = (db: Kysely<Schema>, userID: string) =>

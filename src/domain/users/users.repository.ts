@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, QueryCreator, Updateable } from 'kysely'
+import { prepareQuery } from '../../storage/prepared.js'
 import type { Schema, UsersTable } from '../../storage/schema.js'
 import type { UserProfile } from './user.js'
 
@@ -60,23 +61,39 @@ export function upsertUser(db: QueryCreator<Schema>, user: UserUpsert, given: st
     )
 }
 
-export const findUsers = (db: Kysely<Schema>, organizationID: string, ids: readonly string[]) =>
-  ids.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('users')
-        .selectAll()
-        .where('organization_id', '=', organizationID)
-        .where('id', 'in', ids)
-        .execute()
-
-export const findUserByXcUserID = (db: Kysely<Schema>, organizationID: string, xcUserID: string) =>
+const userByID = prepareQuery('users.userByID', (db, args: { organizationID: string; id: string }) =>
   db
     .selectFrom('users')
     .selectAll()
-    .where('organization_id', '=', organizationID)
-    .where('xc_user_id', '=', xcUserID)
-    .executeTakeFirst()
+    .where('organization_id', '=', args.organizationID)
+    .where('id', '=', args.id),
+)
+
+/** The organization's users of `ids` (one alone, as on every sign-in and connect: a named statement). */
+export const findUsers = (db: Kysely<Schema>, organizationID: string, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : ids.length === 1
+      ? userByID.run(db, { organizationID, id: ids[0] as string })
+      : db
+          .selectFrom('users')
+          .selectAll()
+          .where('organization_id', '=', organizationID)
+          .where('id', 'in', ids)
+          .execute()
+
+const userByXcUserID = prepareQuery(
+  'users.userByXcUserID',
+  (db, args: { organizationID: string; xcUserID: string }) =>
+    db
+      .selectFrom('users')
+      .selectAll()
+      .where('organization_id', '=', args.organizationID)
+      .where('xc_user_id', '=', args.xcUserID),
+)
+
+export const findUserByXcUserID = async (db: Kysely<Schema>, organizationID: string, xcUserID: string) =>
+  (await userByXcUserID.run(db, { organizationID, xcUserID }))[0]
 
 /** A page of the organization's users (deleted ones left out), by userID after `afterUserID`. */
 export const listUsers = (
