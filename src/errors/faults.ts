@@ -54,6 +54,20 @@ export function isUnavailable(error: unknown): boolean {
 }
 
 /**
+ * Logs a failure of work the process does by itself (a round, a recording): a warning when it met
+ * an outage, which the next round retries; an error otherwise, as that is a bug.
+ */
+export function logFailure(
+  log: { warn(details: object, message: string): void; error(details: object, message: string): void },
+  error: unknown,
+  message: string,
+  details: object = {},
+): void {
+  if (isUnavailable(error)) log.warn({ ...details, err: error }, message)
+  else log.error({ ...details, err: error }, message)
+}
+
+/**
  * True when a PostgreSQL transaction lost only to another one (serialization failure 40001,
  * deadlock 40P01): it changed nothing and may simply run again.
  */

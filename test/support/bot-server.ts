@@ -23,7 +23,8 @@ export async function startBot(respond: (request: BotRequest, index: number) => 
       body += chunk
     })
     req.on('end', () => {
-      const request = { url: req.url ?? '', headers: req.headers, body, json: JSON.parse(body) }
+      // A body that is not JSON is recorded as it came (json undefined), and still answered.
+      const request = { url: req.url ?? '', headers: req.headers, body, json: parsed(body) }
       requests.push(request)
       res.writeHead(respond(request, requests.length - 1), { 'content-type': 'text/plain' }).end('ok')
     })
@@ -34,6 +35,18 @@ export async function startBot(respond: (request: BotRequest, index: number) => 
     url: `http://127.0.0.1:${port}/bot`,
     origin: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
+const parsed = (body: string): unknown => {
+  try {
+    return JSON.parse(body)
+  } catch {
+    return undefined
   }
 }

@@ -1,5 +1,5 @@
 import type { BaseLogger } from 'pino'
-import { isUnavailable } from '../../errors/faults.js'
+import { logFailure } from '../../errors/faults.js'
 import type { Clock } from '../../lib/clock.js'
 import type { DestinationPolicy } from '../../lib/destinations.js'
 import type { Database } from '../../storage/database.js'
@@ -76,7 +76,7 @@ export class DeliveryWorker {
       try {
         started = await this.tick()
       } catch (error) {
-        this.logTrouble(error, 'delivery: round failed')
+        logFailure(this.deps.log, error, 'delivery: round failed')
       }
       // Busy: again as soon as a slot frees (see deliver); idle: at the next poll.
       return { idle: started === 0 && this.inFlight.size === 0 }
@@ -208,7 +208,7 @@ export class DeliveryWorker {
       }
     } catch (error) {
       // Storage trouble: the leases lapse and the deliveries are tried again.
-      this.logTrouble(error, 'delivery: chain not recorded', { deliveryID: only.id })
+      logFailure(this.deps.log, error, 'delivery: chain not recorded', { deliveryID: only.id })
     }
   }
 
@@ -288,13 +288,7 @@ export class DeliveryWorker {
       await this.settlements.settle(delivery, attempt, clock.now())
     } catch (error) {
       // Storage trouble: the lease lapses and the delivery is tried again.
-      this.logTrouble(error, 'delivery: attempt not recorded', { deliveryID: delivery.id })
+      logFailure(this.deps.log, error, 'delivery: attempt not recorded', { deliveryID: delivery.id })
     }
-  }
-
-  /** A database that is away is weather (warn; the next round tries again); anything else, a bug. */
-  private logTrouble(error: unknown, message: string, details: object = {}): void {
-    if (isUnavailable(error)) this.deps.log.warn({ ...details, err: error }, message)
-    else this.deps.log.error({ ...details, err: error }, message)
   }
 }

@@ -1,4 +1,5 @@
 import type { BaseLogger } from 'pino'
+import { logFailure } from '../../errors/faults.js'
 import { Rounds } from '../delivery/rounds.js'
 import type { ScheduledMessages } from './scheduled.service.js'
 
@@ -15,7 +16,7 @@ export class ScheduledSender {
 
   constructor(
     private readonly scheduled: ScheduledMessages,
-    private readonly log: Pick<BaseLogger, 'error'>,
+    private readonly log: Pick<BaseLogger, 'warn' | 'error'>,
     pollMs: number,
   ) {
     this.rounds = new Rounds(async () => {
@@ -25,7 +26,8 @@ export class ScheduledSender {
         if (full) this.rounds.after(0)
         return { idle: !full }
       } catch (error) {
-        this.log.error({ err: error }, 'scheduled messages: round failed')
+        // A database away is retried by the next round: a warning, not an error.
+        logFailure(this.log, error, 'scheduled messages: round failed')
         return { idle: true }
       }
     }, pollMs)
