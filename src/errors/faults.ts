@@ -53,16 +53,17 @@ export function isUnavailable(error: unknown): boolean {
   return BROKEN_CONNECTION.some((words) => error.message.includes(words))
 }
 
+/** What logFailure writes to (a pino logger is one). */
+export interface FailureLog {
+  warn(details: object, message: string): void
+  error(details: object, message: string): void
+}
+
 /**
  * Logs a failure of work the process does by itself (a round, a recording): a warning when it met
  * an outage, which the next round retries; an error otherwise, as that is a bug.
  */
-export function logFailure(
-  log: { warn(details: object, message: string): void; error(details: object, message: string): void },
-  error: unknown,
-  message: string,
-  details: object = {},
-): void {
+export function logFailure(log: FailureLog, error: unknown, message: string, details: object = {}): void {
   if (isUnavailable(error)) log.warn({ ...details, err: error }, message)
   else log.error({ ...details, err: error }, message)
 }

@@ -1,5 +1,4 @@
-import type { BaseLogger } from 'pino'
-import { logFailure } from '../../errors/faults.js'
+import { type FailureLog, logFailure } from '../../errors/faults.js'
 import { Rounds } from '../delivery/rounds.js'
 import type { ScheduledMessages } from './scheduled.service.js'
 
@@ -16,7 +15,7 @@ export class ScheduledSender {
 
   constructor(
     private readonly scheduled: ScheduledMessages,
-    private readonly log: Pick<BaseLogger, 'warn' | 'error'>,
+    private readonly log: FailureLog,
     pollMs: number,
   ) {
     this.rounds = new Rounds(async () => {
