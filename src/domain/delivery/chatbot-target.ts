@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { BaseLogger } from 'pino'
-import { isUnavailable } from '../../errors/faults.js'
+import { logFailure } from '../../errors/faults.js'
 import type { Database } from '../../storage/database.js'
 import type { Schema } from '../../storage/schema.js'
 import type { ChatbotCases } from '../cases/chatbot-cases.js'
@@ -118,11 +118,9 @@ export class ChatbotTarget implements DeliveryTarget {
       if (case_id === null) continue
       // One case that cannot be handed over (yet) must not hold up the others.
       await this.handOver(case_id, 'The chatbot did not answer in time; the case goes to an agent').catch(
-        (error: unknown) => {
-          // A database that is away is weather (warn; the next sweep tries again); anything else, a bug.
-          const log = isUnavailable(error) ? this.deps.log.warn : this.deps.log.error
-          log.call(this.deps.log, { caseID: case_id, err: error }, 'delivery: handover failed')
-        },
+        // A database that is away is weather (warn; the next sweep tries again); anything else, a bug.
+        (error: unknown) =>
+          logFailure(this.deps.log, error, 'delivery: handover failed', { caseID: case_id }),
       )
     }
   }
