@@ -1,3 +1,5 @@
+import { once } from 'node:events'
+import type { Readable } from 'node:stream'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { firstRunNotes } from '../../src/domain/agents/first-run.js'
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../support/databases.js'
@@ -23,10 +25,21 @@ test('the notes: the console, and the first admin in the one organization there 
 
 /** The message of the first log line that holds `text`, once the server has logged it. */
 async function logged(server: ServerProcess, text: string): Promise<string> {
+  const stdout = server.child.stdout as Readable
   for (;;) {
     const line = server.lines.find((l) => l.includes(text))
     if (line) return (JSON.parse(line) as { msg: string }).msg
-    await new Promise((resolve) => server.child.stdout?.once('data', resolve))
+    if (stdout.closed)
+      throw new Error(`the server ended without logging "${text}":\n${server.lines.join('\n')}`)
+    await new Promise<void>((resolve) => {
+      const next = () => {
+        stdout.off('data', next)
+        stdout.off('close', next)
+        resolve()
+      }
+      stdout.on('data', next)
+      stdout.on('close', next)
+    })
   }
 }
 
@@ -79,10 +92,11 @@ describeEachDatabase('first run', (dialect) => {
     expect(created.code, created.stderr).toBe(0)
     const third = await start()
     await logged(third, 'The console is at')
+    const closed = once(third.child, 'close') // after its output: every line it logged is read
     third.child.kill('SIGTERM')
-    await third.exited // every line it logged is read
+    await closed
     expect(third.lines.join('\n')).not.toContain('No admin yet')
-  })
+  }, 90_000) // five processes one after another: 3 s alone, over 20 s on a busy machine
 
   test('the CLI says which server the webhook URL it prints is for', async () => {
     const { organizationID } = await runCLIJSON(['org', 'create', '--name', 'Bots'], testDatabase.env)
