@@ -12,7 +12,8 @@ import { spawnTied } from './tied.js'
 // USERS users over /connect, half of them writing to the other half at RATE msg/s over all
 // instances. Each size runs twice: "across", every writer's partner on another instance, and
 // "local", every writer's partner on its own instance (what others publish is then of no use to
-// an instance, and should cost it nothing), at the largest size only. After each size N > 1, one
+// an instance, and should cost it nothing), at the largest size only. Each measurement is made
+// for Parley and for bare relays on the same Redis (the baseline). After each size N > 1, one
 // instance is offered RATE/N msg/s, what each of the N gets: the same messages per process, so
 // what differs from the N instances is only their number. BENCH_PARLEY names the servers to run,
 // comma-separated (e.g. `dist/main.js,/tmp/main/dist/main.js` for a before and after: each size is
@@ -21,7 +22,14 @@ import { spawnTied } from './tied.js'
 const USERS = Number(process.env.BENCH_INSTANCE_USERS ?? 400)
 const RATE = Number(process.env.BENCH_INSTANCE_RATE ?? 400)
 /** The builds to compare, each size measured with each in turn (same conditions). */
-const SERVERS = (process.env.BENCH_PARLEY ?? 'dist/main.js').split(',')
+const BUILDS = (process.env.BENCH_PARLEY ?? 'dist/main.js').split(',')
+/**
+ * The baseline: bare `ws` relays on the same Redis (bare-ws-relay.ts), at each size, placement
+ * and rate as Parley. Their growth from 1 to N is what N processes cost on this machine whatever
+ * they do; Parley's growth is set next to it.
+ */
+const BARE = 'bare relay (baseline)'
+const SERVERS = [...BUILDS, BARE]
 const IDLE_SECONDS = 4
 /**
  * Messages each instance handles before it is measured: V8 compiles a function's optimized code
@@ -95,7 +103,7 @@ export async function benchInstances(postgresURL: string, counts: number[]): Pro
     bytesOut: async () => Number(/total_net_output_bytes:(\d+)/.exec(await stats.info('stats'))?.[1] ?? 0),
   }
   try {
-    const first = await startService([SERVERS[0] as string], env, '/readyz')
+    const first = await startService([BUILDS[0] as string], env, '/readyz')
     const { serverKey } = newOrganization(env)
     const post = poster(first.url)
     const users = await pool(
@@ -141,14 +149,19 @@ async function measure(
   users: User[],
   redis: { pid: number; bytesOut(): Promise<number> },
 ): Promise<InstanceFigures> {
-  const services = await Promise.all(
-    Array.from({ length: count }, () => startService([server], env, '/readyz')),
-  )
+  const start = () =>
+    server === BARE
+      ? startService(['--import', 'tsx', 'bench/realtime/bare-ws-relay.ts'], {
+          REDIS_URL: env.REDIS_URL ?? '',
+        })
+      : startService([server], env, '/readyz')
+  const services = await Promise.all(Array.from({ length: count }, start))
   const pairs = USERS / 2
   // Writer i on instance i % count; its reader there too (local), or on the next one (across).
   const home = (i: number) => (i < pairs ? i % count : (i - pairs + (placement === 'across' ? 1 : 0)) % count)
   const links: Link[] = await pool(users, 50, (user) => {
     const at = (services[home(users.indexOf(user))] as (typeof services)[number]).url.replace('http', 'ws')
+    if (server === BARE) return dial({ kind: 'ws relay', url: `${at}/?id=${user.userID}` })
     return dial({ kind: 'parley', url: `${at}/connect`, headers: user.auth })
   })
   const latencies: number[] = []
@@ -219,6 +232,7 @@ export function printInstances(rows: InstanceFigures[]): void {
   console.log(`\ninstances: ${USERS} users over /connect, ${DURATION} s at each size`)
   const header = ['server', 'instances', 'partners', 'msg/s', 'sent', 'delivered', 'CPU µs/msg', 'vs 1']
   header.push(
+    'vs bare relays',
     'vs 1 at its rate',
     'Redis out B/msg',
     'idle CPU/instance',
@@ -227,11 +241,25 @@ export function printInstances(rows: InstanceFigures[]): void {
     'p99 ms',
     'load avg',
   )
-  const ratio = (row: InstanceFigures, rate: number) => {
-    const one = rows.find(
-      (other) => other.server === row.server && other.instances === 1 && other.rate === rate,
+  const find = (server: string, instances: number, placement: string, rate: number) =>
+    rows.find(
+      (row) =>
+        row.server === server &&
+        row.instances === instances &&
+        row.placement === placement &&
+        row.rate === rate,
     )
-    return one ? `${(row.cpuPerMessage / one.cpuPerMessage).toFixed(2)}×` : ''
+  /** CPU per message against one instance of the same server offered `rate`. */
+  const growth = (row: InstanceFigures, rate: number) => {
+    const one = find(row.server, 1, 'across', rate)
+    return one ? row.cpuPerMessage / one.cpuPerMessage : undefined
+  }
+  const times = (ratio: number | undefined) => (ratio === undefined ? '' : `${ratio.toFixed(2)}×`)
+  /** Its growth from 1 instance divided by the bare relays' at the same size, placement and rate. */
+  const againstBare = (row: InstanceFigures) => {
+    const bare = find(BARE, row.instances, row.placement, row.rate)
+    const [own, theirs] = [growth(row, RATE), bare && growth(bare, RATE)]
+    return row.server === BARE || !own || !theirs ? undefined : own / theirs
   }
   const lines = rows.map((row) => [
     row.server,
@@ -242,8 +270,9 @@ export function printInstances(rows: InstanceFigures[]): void {
     String(row.delivered),
     row.cpuPerMessage.toFixed(0),
     // Against one instance offered RATE, then against one offered what each of these gets.
-    ratio(row, RATE),
-    row.instances > 1 ? ratio(row, row.rate / row.instances) : '',
+    times(growth(row, RATE)),
+    times(row.rate === RATE ? againstBare(row) : undefined),
+    times(row.instances > 1 ? growth(row, row.rate / row.instances) : undefined),
     row.redisBytesPerMessage.toFixed(0),
     `${(row.idlePerInstance * 100).toFixed(1)}%`,
     `${(row.redisCPU * 100).toFixed(0)}%`,
