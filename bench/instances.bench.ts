@@ -2,7 +2,16 @@ import type { ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { loadavg } from 'node:os'
 import { Redis } from 'ioredis'
-import { DURATION, freePort, freshStorage, newOrganization, poster, signIn, startService } from './lib.js'
+import {
+  DURATION,
+  freePort,
+  freshStorage,
+  newOrganization,
+  poster,
+  type Service,
+  signIn,
+  startService,
+} from './lib.js'
 import { dial, type Link, pool } from './realtime/links.js'
 import { cpuTicks } from './realtime/load.js'
 import { spawnTied } from './tied.js'
@@ -143,27 +152,40 @@ interface Setting {
   rate: number
 }
 
+/** How to start one instance of `server` (a Parley build, or BARE) and open a user's socket on it. */
+function fleetOf(server: string, env: Record<string, string>) {
+  if (server !== BARE)
+    return {
+      start: () => startService([server], env, '/readyz'),
+      dial: (at: string, user: User) => dial({ kind: 'parley', url: `${at}/connect`, headers: user.auth }),
+    }
+  const redisURL = env.REDIS_URL
+  if (!redisURL) throw new Error("the bare relays need the run's REDIS_URL")
+  return {
+    start: () =>
+      startService(
+        ['--import', 'tsx', 'bench/realtime/bare-ws-relay.ts'],
+        { REDIS_URL: redisURL },
+        '/readyz',
+      ),
+    dial: (at: string, user: User) => dial({ kind: 'ws relay', url: `${at}/?id=${user.userID}` }),
+  }
+}
+
 async function measure(
   { server, count, placement, rate }: Setting,
   env: Record<string, string>,
   users: User[],
   redis: { pid: number; bytesOut(): Promise<number> },
 ): Promise<InstanceFigures> {
-  const start = () =>
-    server === BARE
-      ? startService(['--import', 'tsx', 'bench/realtime/bare-ws-relay.ts'], {
-          REDIS_URL: env.REDIS_URL ?? '',
-        })
-      : startService([server], env, '/readyz')
-  const services = await Promise.all(Array.from({ length: count }, start))
+  const fleet = fleetOf(server, env)
+  const services = await Promise.all(Array.from({ length: count }, fleet.start))
   const pairs = USERS / 2
   // Writer i on instance i % count; its reader there too (local), or on the next one (across).
   const home = (i: number) => (i < pairs ? i % count : (i - pairs + (placement === 'across' ? 1 : 0)) % count)
-  const links: Link[] = await pool(users, 50, (user) => {
-    const at = (services[home(users.indexOf(user))] as (typeof services)[number]).url.replace('http', 'ws')
-    if (server === BARE) return dial({ kind: 'ws relay', url: `${at}/?id=${user.userID}` })
-    return dial({ kind: 'parley', url: `${at}/connect`, headers: user.auth })
-  })
+  const links: Link[] = await pool(users, 50, (user) =>
+    fleet.dial((services[home(users.indexOf(user))] as Service).url.replace('http', 'ws'), user),
+  )
   const latencies: number[] = []
   for (const link of links.slice(pairs))
     link.onMessage((body) => {
@@ -229,7 +251,7 @@ async function measure(
 }
 
 export function printInstances(rows: InstanceFigures[]): void {
-  console.log(`\ninstances: ${USERS} users over /connect, ${DURATION} s at each size`)
+  console.log(`\ninstances: ${USERS} users (Parley's over /connect), ${DURATION} s at each size`)
   const header = ['server', 'instances', 'partners', 'msg/s', 'sent', 'delivered', 'CPU µs/msg', 'vs 1']
   header.push(
     'vs bare relays',
@@ -255,11 +277,13 @@ export function printInstances(rows: InstanceFigures[]): void {
     return one ? row.cpuPerMessage / one.cpuPerMessage : undefined
   }
   const times = (ratio: number | undefined) => (ratio === undefined ? '' : `${ratio.toFixed(2)}×`)
-  /** Its growth from 1 instance divided by the bare relays' at the same size, placement and rate. */
+  /** A build's growth from 1 instance at RATE divided by the bare relays' at the same size and placement. */
   const againstBare = (row: InstanceFigures) => {
+    if (row.server === BARE || row.rate !== RATE) return undefined
     const bare = find(BARE, row.instances, row.placement, row.rate)
-    const [own, theirs] = [growth(row, RATE), bare && growth(bare, RATE)]
-    return row.server === BARE || !own || !theirs ? undefined : own / theirs
+    const own = growth(row, RATE)
+    const theirs = bare && growth(bare, RATE)
+    return own && theirs ? own / theirs : undefined
   }
   const lines = rows.map((row) => [
     row.server,
@@ -269,10 +293,9 @@ export function printInstances(rows: InstanceFigures[]): void {
     String(row.sent),
     String(row.delivered),
     row.cpuPerMessage.toFixed(0),
-    // Against one instance offered RATE, then against one offered what each of these gets.
-    times(growth(row, RATE)),
-    times(row.rate === RATE ? againstBare(row) : undefined),
-    times(row.instances > 1 ? growth(row, row.rate / row.instances) : undefined),
+    times(growth(row, RATE)), // against one instance offered RATE
+    times(againstBare(row)),
+    times(row.instances > 1 ? growth(row, row.rate / row.instances) : undefined), // against one offered what each gets
     row.redisBytesPerMessage.toFixed(0),
     `${(row.idlePerInstance * 100).toFixed(1)}%`,
     `${(row.redisCPU * 100).toFixed(0)}%`,
