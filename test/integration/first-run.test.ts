@@ -120,5 +120,5 @@ describeEachDatabase('first run', (dialect) => {
     expect(JSON.parse(told.stdout).webhookURL).toMatch(/^https:\/\/chat\.example\.com\//)
     expect(told.stderr).toBe('')
     expect((await runCLI(['--help'], {})).stdout).toContain('PUBLIC_URL (else\nHOST and PORT)')
-  })
+  }, 90_000) // three CLI runs one after another: 30 s is too little on a busy machine
 })

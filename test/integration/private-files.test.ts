@@ -47,7 +47,7 @@ test('DATA_DIR is 0700 and parley.db, -wal and -shm are 0600, also when fixing a
     again.child.kill('SIGTERM')
     await again.exited
   }
-})
+}, 90_000) // a server, a CLI run and a second server, one after another: 30 s is too little on a busy machine
 
 /** Every entry below `dir` with its mode, directories first. */
 function modesBelow(dir: string): { path: string; kind: 'dir' | 'file'; mode: number }[] {
@@ -96,4 +96,4 @@ test('uploads, thumbnails and every other file in DATA_DIR are 0600, every direc
     server.child.kill('SIGTERM')
     await server.exited
   }
-})
+}, 90_000) // a server and two CLI runs, one after another: 30 s is too little on a busy machine

@@ -201,7 +201,7 @@ describe('the server process (npm start)', () => {
     expect(readFileSync(keyFile, 'utf8')).toBe(key)
     second.child.kill('SIGTERM')
     expect(await second.exited).toBe(0)
-  })
+  }, 90_000) // two servers and a CLI run, one after another: 30 s is too little on a busy machine
 
   test.each([
     [{ PORT: 'abc' }, /^Invalid configuration: PORT /],
@@ -242,7 +242,7 @@ describe('the server process (npm start)', () => {
     } finally {
       await testDatabase.drop()
     }
-  })
+  }, 90_000) // a server and two CLI runs, one after another: 30 s is too little on a busy machine
 
   test('a port in use, or an address not of this machine, is one line naming PORT or HOST', async () => {
     const busy = createServer().listen(0, '127.0.0.1')
