@@ -1,4 +1,3 @@
-import { once } from 'node:events'
 import type { Readable } from 'node:stream'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { firstRunNotes } from '../../src/domain/agents/first-run.js'
@@ -92,9 +91,8 @@ describeEachDatabase('first run', (dialect) => {
     expect(created.code, created.stderr).toBe(0)
     const third = await start()
     await logged(third, 'The console is at')
-    const closed = once(third.child, 'close') // after its output: every line it logged is read
     third.child.kill('SIGTERM')
-    await closed
+    await third.exited // every line it logged is read
     expect(third.lines.join('\n')).not.toContain('No admin yet')
   }, 90_000) // five processes one after another: 3 s alone, over 20 s on a busy machine
 

@@ -61,6 +61,7 @@ export interface ServerProcess {
   url: string
   /** Every stdout line so far (JSON log lines). */
   lines: string[]
+  /** Its exit code, once it has exited and everything it printed has been read. */
   exited: Promise<number | null>
 }
 
@@ -74,7 +75,8 @@ export function startServerProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const lines: string[] = []
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  // 'close', not 'exit': it comes after the child's output ends, so `lines` is complete by then.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
   return new Promise((resolve, reject) => {
     let stderr = ''
     child.stderr?.on('data', (chunk) => {
