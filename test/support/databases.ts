@@ -68,18 +68,9 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     databaseURL = own.url
     dropSchema = own.drop
   } else if (dialect === 'postgres') {
-    const schema = `${runPrefix()}${randomBytes(6).toString('hex')}`
-    const admin = new pg.Client({ connectionString: postgresURL })
-    await admin.connect()
-    await admin.query(`create schema ${schema}`)
-    await admin.end()
-    databaseURL = withSearchPath(postgresURL as string, schema)
-    dropSchema = async () => {
-      const client = new pg.Client({ connectionString: postgresURL })
-      await client.connect()
-      await client.query(`drop schema ${schema} cascade`)
-      await client.end()
-    }
+    const own = await createOwnPostgresSchema()
+    databaseURL = own.url
+    dropSchema = own.drop
   }
   const reopen = () => openDatabase({ dataDir, databaseURL, postgres: testPostgres })
   const database = reopen()
@@ -126,26 +117,42 @@ export function describeEachDatabase(name: string, body: (dialect: DialectName) 
   for (const dialect of dialects) describe(`${name} [${dialect}]`, () => body(dialect))
 }
 
+/** A PostgreSQL schema of the caller's own in the shared database, reached through search_path. */
+export async function createOwnPostgresSchema(): Promise<OwnPostgres> {
+  const name = `${runPrefix()}${randomBytes(6).toString('hex')}`
+  await asAdmin(`create schema ${name}`)
+  const url = withSearchPath(postgresURL as string, name)
+  return { url, name, drop: () => asAdmin(`drop schema if exists ${name} cascade`) }
+}
+
 /**
  * A PostgreSQL database of the caller's own (not a schema of the shared one), for fault tests
- * that terminate every connection to their database without touching anyone else's.
+ * that terminate every connection to their database without touching anyone else's. Dropping a
+ * database waits for a checkpoint (seconds when the machine is busy): a schema, where one will do,
+ * is cheaper.
  */
-export async function createOwnPostgresDatabase(): Promise<{
+export async function createOwnPostgresDatabase(): Promise<OwnPostgres> {
+  const name = `${runPrefix()}db_${randomBytes(6).toString('hex')}`
+  await asAdmin(`create database ${name}`)
+  const url = new URL(postgresURL as string)
+  url.pathname = `/${name}`
+  return { url: url.toString(), name, drop: () => asAdmin(`drop database if exists ${name} with (force)`) }
+}
+
+export interface OwnPostgres {
   url: string
   name: string
   drop(): Promise<void>
-}> {
-  const name = `${runPrefix()}db_${randomBytes(6).toString('hex')}`
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: postgresURL })
-    await client.connect()
+}
+
+async function asAdmin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresURL })
+  await client.connect()
+  try {
     await client.query(statement)
+  } finally {
     await client.end()
   }
-  await admin(`create database ${name}`)
-  const url = new URL(postgresURL as string)
-  url.pathname = `/${name}`
-  return { url: url.toString(), name, drop: () => admin(`drop database if exists ${name} with (force)`) }
 }
 
 /** Drops every schema, database and role whose name starts with `prefix` (a test run's leftovers). */
