@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import { expect, test } from 'vitest'
 import { send } from '../support/app.js'
-import { pooled, pooledEnv, postgresURL, runPrefix } from '../support/databases.js'
+import { asAdmin, pooled, pooledEnv, postgresURL, runPrefix } from '../support/databases.js'
 import { validTicketRequest } from '../support/fixtures.js'
 import { runCLIJSON, startServerProcess, untilReady } from '../support/processes.js'
 
@@ -20,13 +19,8 @@ test.skipIf(!enabled)(
   "a role's connection limit below the pool: the burst's refusals are 503 with Retry-After",
   async () => {
     const name = `${runPrefix()}limited_${randomBytes(4).toString('hex')}`
-    const admin = async (statement: string) => {
-      const client = new pg.Client({ connectionString: postgresURL })
-      await client.connect()
-      await client.query(statement).finally(() => client.end())
-    }
-    await admin(`create role ${name} login connection limit 3`)
-    await admin(`create database ${name} owner ${name}`)
+    await asAdmin(`create role ${name} login connection limit 3`)
+    await asAdmin(`create database ${name} owner ${name}`)
     const url = new URL(postgresURL as string)
     url.username = name
     url.pathname = `/${name}`
@@ -64,8 +58,8 @@ test.skipIf(!enabled)(
         await instance.exited
       }
     } finally {
-      await admin(`drop database if exists ${name} with (force)`)
-      await admin(`drop role if exists ${name}`)
+      await asAdmin(`drop database if exists ${name} with (force)`)
+      await asAdmin(`drop role if exists ${name}`)
       rmSync(dataDir, { recursive: true, force: true })
     }
   },

@@ -148,6 +148,9 @@ describeEachDatabase('connections per client address', (dialect) => {
   })
 })
 
+/** The client whose one request comes behind the burst. */
+const OTHER_ADDRESS = '127.0.0.3'
+
 describeEachDatabase('a burst of connections from one address', (dialect) => {
   const server = useServer(dialect)
 
@@ -158,7 +161,7 @@ describeEachDatabase('a burst of connections from one address', (dialect) => {
         port: Number(new URL(server().url).port),
         count: 100,
         burstAddress: '127.0.0.2',
-        otherAddress: '127.0.0.3',
+        otherAddress: OTHER_ADDRESS,
         ready,
       },
     })
@@ -178,7 +181,7 @@ describeEachDatabase('a burst of connections from one address', (dialect) => {
       // Read all at once, the burst would be read before the other request; paced, the other
       // request is read after the first CONNECTIONS_READ_AT_ONCE of the burst.
       expect(read).toHaveLength(101)
-      expect(read.indexOf('127.0.0.3')).toBeLessThan(20)
+      expect(read.indexOf(OTHER_ADDRESS)).toBeLessThan(20)
     } finally {
       server().app.server.off('request', reading)
       await client.terminate()

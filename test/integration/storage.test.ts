@@ -257,5 +257,5 @@ describeEachDatabase('Database.transaction', (dialect) => {
         await own.drop()
       }
       expect(failures).toEqual([])
-    }, 90_000) // migrations one after another, and a database dropped: 60 s in CI
+    }, 90_000) // ten migrations one after another, and a database dropped: 22–44 s in CI
 })

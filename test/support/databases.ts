@@ -61,17 +61,11 @@ export function withSearchPath(url: string, schema: string): string {
 export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parley-test-'))
   const masterKey = randomBytes(32)
-  let databaseURL: string | undefined
-  let dropSchema = async () => {}
-  if (dialect === 'postgres' && pooled) {
-    const own = await createOwnPostgresDatabase()
-    databaseURL = own.url
-    dropSchema = own.drop
-  } else if (dialect === 'postgres') {
-    const own = await createOwnPostgresSchema()
-    databaseURL = own.url
-    dropSchema = own.drop
-  }
+  const own =
+    dialect === 'postgres'
+      ? await (pooled ? createOwnPostgresDatabase() : createOwnPostgresSchema())
+      : undefined
+  const databaseURL = own?.url
   const reopen = () => openDatabase({ dataDir, databaseURL, postgres: testPostgres })
   const database = reopen()
   await migrate(database)
@@ -90,7 +84,7 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     reopen,
     drop: async () => {
       await database.close().catch(() => {})
-      await dropSchema()
+      await own?.drop()
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
@@ -145,7 +139,8 @@ export interface OwnPostgres {
   drop(): Promise<void>
 }
 
-async function asAdmin(statement: string): Promise<void> {
+/** Runs one statement on the shared database, on a connection of its own. */
+export async function asAdmin(statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: postgresURL })
   await client.connect()
   try {
